@@ -1,0 +1,193 @@
+"""Input validation, quantization and result formatting shared by our solvers.
+
+This module is the executable form of SPEC.md sections 1 to 3 and 7. Every
+solver of ours calls :func:`validate` first and :func:`format_result` last, so
+that all of them accept the same domain, raise the same errors and return the
+same types. It depends on the standard library only, so that an upstream patch
+can inline it.
+
+Quantization (SPEC 2.1) is upstream's, to the bit::
+
+    q_i = round(float(m_i) * 10000)     # float64 product, round-half-to-even
+    Q   = round(float(max_memory) * 10000)
+
+Runtimes (SPEC 3.1) are the float64 values ``float(r_i)``; their exact rational
+values define the optimum. :func:`integer_runtimes` scales them by one power of
+two into Python integers, so that exact arithmetic is plain integer arithmetic.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+SCALE = 10000
+"""Quantization units per unit of memory (upstream's ``S``)."""
+
+
+class BudgetTooLargeError(ValueError):
+    """The budget needs buffers larger than this machine can hold (SPEC 1.6).
+
+    Raised before any buffer is allocated.
+    """
+
+
+@dataclass(frozen=True)
+class Instance:
+    """A validated, quantized knapsack instance (SPEC 2).
+
+    Attributes:
+        weights: quantized weights ``q_i`` (non-negative Python ints).
+        runtimes: the runtimes as float64 values ``float(r_i)``.
+        capacity: the quantized budget ``Q`` (a non-negative Python int).
+    """
+
+    weights: tuple[int, ...]
+    runtimes: tuple[float, ...]
+    capacity: int
+
+    @property
+    def n(self) -> int:
+        """Number of items."""
+        return len(self.weights)
+
+
+def _as_sequence(name: str, value: object) -> Sequence[object]:
+    if isinstance(value, (str, bytes, bytearray)) or not isinstance(value, Sequence):
+        raise TypeError(
+            f"{name} must be a list or tuple of real numbers, got {type(value).__name__}"
+        )
+    return value
+
+
+def _as_finite_float(name: str, value: object) -> float:
+    """Return ``float(value)`` for a real, non-bool, finite ``value`` (SPEC 1.2-1.3)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+    try:
+        as_float = float(value)
+    except OverflowError:
+        raise ValueError(f"{name} must be finite, got {value!r}") from None
+    if not math.isfinite(as_float):
+        raise ValueError(f"{name} must be finite, got {as_float!r}")
+    return as_float
+
+
+def quantize(value: float) -> int:
+    """Quantize a non-negative float64 memory amount to integer units (SPEC 2.1).
+
+    ``round(value * 10000)`` with the float64 product and round-half-to-even,
+    exactly as upstream. When the product overflows (``value > 1.79e304``) the
+    value is an integer-valued float and the exact product is returned.
+
+    >>> quantize(1e-4), quantize(4.9e-5), quantize(0.00015), quantize(2.5e-4)
+    (1, 0, 1, 2)
+    """
+    product = value * SCALE
+    if math.isinf(product):
+        return int(value) * SCALE
+    return round(product)
+
+
+def validate(memory: object, runtime: object, max_memory: object) -> Instance:
+    """Check the arguments against SPEC 1 and quantize them (SPEC 2).
+
+    Raises:
+        TypeError: an argument, or an entry, is not of an accepted type
+            (SPEC 1.1, 1.2); the message names the argument and the index.
+        ValueError: lengths differ (1.4), a value is NaN or infinite (1.3),
+            a memory or the budget is negative (1.5).
+    """
+    memory_seq = _as_sequence("memory", memory)
+    runtime_seq = _as_sequence("runtime", runtime)
+    if len(memory_seq) != len(runtime_seq):
+        raise ValueError(
+            "memory and runtime must have the same length, got "
+            f"len(memory)={len(memory_seq)} and len(runtime)={len(runtime_seq)}"
+        )
+    weights = []
+    for i, entry in enumerate(memory_seq):
+        m = _as_finite_float(f"memory[{i}]", entry)
+        if m < 0:
+            raise ValueError(f"memory[{i}] must be >= 0, got {m!r}")
+        weights.append(quantize(m))
+    runtimes = tuple(
+        _as_finite_float(f"runtime[{i}]", entry) for i, entry in enumerate(runtime_seq)
+    )
+    budget = _as_finite_float("max_memory", max_memory)
+    if budget < 0:
+        raise ValueError(f"max_memory must be >= 0, got {budget!r}")
+    return Instance(tuple(weights), runtimes, quantize(budget))
+
+
+def available_memory_bytes() -> int:
+    """Memory this process may still allocate: ``MemAvailable``, else physical RAM."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def require_buffer_fits(instance: Instance, needed_bytes: int, layout: str) -> None:
+    """Refuse, before allocating, buffers that cannot fit in memory (SPEC 1.6).
+
+    Args:
+        instance: the validated instance (its budget is named in the message).
+        needed_bytes: the solver's planned allocation, computed from ``n`` and ``Q``.
+        layout: a short description of the buffers, e.g. ``"2 x (Q+1) float64"``.
+    """
+    limit = available_memory_bytes()
+    if needed_bytes > limit:
+        raise BudgetTooLargeError(
+            f"max_memory quantizes to Q={instance.capacity} units; the solver's "
+            f"buffers ({layout}) need {needed_bytes} bytes, more than the "
+            f"{limit} bytes available"
+        )
+
+
+def exact_sum(runtimes: Sequence[float], indices: Sequence[int]) -> Fraction:
+    """Exact rational sum of ``runtimes[i]`` over ``indices`` (SPEC 3.2)."""
+    return sum((Fraction(runtimes[i]) for i in indices), Fraction(0))
+
+
+def integer_runtimes(runtimes: Sequence[float]) -> tuple[list[int], int]:
+    """Scale float64 runtimes into exact integers (SPEC 3.1).
+
+    Every finite float64 is ``k * 2**e`` with integer ``k``; multiplying all
+    runtimes by ``2**-min(e)`` makes each one an integer and keeps every sum
+    and comparison exact.
+
+    Returns:
+        ``(scaled, shift)`` with ``scaled[i] == runtimes[i] * 2**shift`` exactly.
+
+    >>> integer_runtimes([0.5, 3.0, 0.0])
+    ([1, 6, 0], 1)
+    """
+    shift = 0
+    for r in runtimes:
+        if r != 0.0:
+            denominator = r.as_integer_ratio()[1]
+            shift = max(shift, denominator.bit_length() - 1)
+    return [int(Fraction(r) * 2**shift) for r in runtimes], shift
+
+
+def format_result(
+    runtimes: Sequence[float], saved: Sequence[int]
+) -> tuple[float, list[int], list[int]]:
+    """Build the return triple of SPEC 7 from a selection.
+
+    The value is ``float`` of the exact sum of the saved runtimes (correctly
+    rounded, SPEC 7.1); ``saved`` is ascending, ``recomputable`` descending.
+    """
+    saved_sorted = sorted(saved)
+    saved_set = set(saved_sorted)
+    recomputable = [i for i in range(len(runtimes) - 1, -1, -1) if i not in saved_set]
+    return float(exact_sum(runtimes, saved_sorted)), saved_sorted, recomputable
