@@ -5,16 +5,18 @@ The optimum is defined over subsets (SPEC 3.2)::
     OPT = max { sum(v_i for i in S) : S subset of items, sum(w_i for i in S) <= Q }
 
 with ``v_i`` the exact rational value of the float64 runtime. Two independent
-methods compute it, both in :class:`fractions.Fraction` arithmetic:
+methods compute it, both exactly:
 
-* :func:`brute_force` enumerates all ``2**n`` subsets: the definition itself.
+* :func:`brute_force` enumerates all ``2**n`` subsets in :class:`Fraction`
+  arithmetic: the definition itself.
   Time O(2**n * n); for n <= 20.
 * :func:`pareto_optimum` keeps the Pareto frontier of reachable
-  ``(weight, value)`` pairs, adding one item at a time and dropping every pair
-  that another pair dominates (no heavier and no less valuable). Invariant:
-  after item ``i`` the frontier holds, for every weight ``c <= Q`` at which the
-  best value over subsets of items ``0..i`` improves, one subset achieving it.
-  Time O(n * F) with F <= min(Q + 1, 2**n) frontier pairs.
+  ``(weight, value)`` pairs (values scaled exactly into integers), adding
+  one item at a time and dropping every pair that another pair dominates
+  (no heavier and no less valuable). Invariant: after item ``i`` the
+  frontier holds, for every weight ``c <= Q`` at which the best value over
+  subsets of items ``0..i`` improves, one subset achieving it.
+  Time O(n * F log F) with F <= min(Q + 1, 2**n) frontier pairs.
 
 Neither method shares code with the table of :mod:`.table` beyond validation
 and quantization, which SPEC 2 fixes and the tests check on their own.
@@ -28,10 +30,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .validation import Instance, validate
+from .validation import Instance, integer_runtimes, validate
 
 BRUTE_FORCE_MAX_ITEMS = 20
-AUTO_BRUTE_FORCE_MAX_ITEMS = 12
+AUTO_BRUTE_FORCE_MAX_ITEMS = 8
 
 
 @dataclass(frozen=True)
@@ -50,8 +52,7 @@ def brute_force(instance: Instance) -> OracleResult:
     """Maximise over every subset (SPEC 3.2 verbatim). Time O(2**n * n)."""
     if instance.n > BRUTE_FORCE_MAX_ITEMS:
         raise ValueError(
-            f"brute_force enumerates 2**n subsets; n={instance.n} exceeds "
-            f"{BRUTE_FORCE_MAX_ITEMS}"
+            f"brute_force enumerates 2**n subsets; n={instance.n} exceeds {BRUTE_FORCE_MAX_ITEMS}"
         )
     values = [Fraction(r) for r in instance.runtimes]
     best_value, best_mask = Fraction(0), 0
@@ -68,11 +69,14 @@ def brute_force(instance: Instance) -> OracleResult:
 def pareto_optimum(instance: Instance) -> OracleResult:
     """Sparse exact DP over the Pareto frontier of (weight, value) pairs.
 
-    Time O(n * F), memory O(F) pairs, F <= min(Q + 1, 2**n).
+    Values are the runtimes scaled by one power of two into integers
+    (:func:`integer_runtimes`, exact), which is much faster than adding
+    fractions; the optimum is scaled back into a :class:`Fraction`.
+    Time O(n * F log F), memory O(F) pairs, F <= min(Q + 1, 2**n).
     """
-    frontier: list[tuple[int, Fraction, int]] = [(0, Fraction(0), 0)]
-    for i, (w, r) in enumerate(zip(instance.weights, instance.runtimes)):
-        v = Fraction(r)
+    values, shift = integer_runtimes(instance.runtimes)
+    frontier: list[tuple[int, int, int]] = [(0, 0, 0)]
+    for i, (w, v) in enumerate(zip(instance.weights, values, strict=True)):
         extended = [
             (weight + w, value + v, mask | 1 << i)
             for weight, value, mask in frontier
@@ -84,13 +88,13 @@ def pareto_optimum(instance: Instance) -> OracleResult:
             if not frontier or pair[1] > frontier[-1][1]:
                 frontier.append(pair)
     _, value, mask = frontier[-1]
-    return OracleResult(value, _selection(mask, instance.n))
+    return OracleResult(Fraction(value, 2**shift), _selection(mask, instance.n))
 
 
 def exact_optimum(memory: object, runtime: object, max_memory: object) -> OracleResult:
     """Exact optimum for raw solver arguments (validated as SPEC 1 says).
 
-    Uses :func:`brute_force` for ``n <= 12`` and :func:`pareto_optimum` above.
+    Uses :func:`brute_force` for ``n <= 8`` and :func:`pareto_optimum` above.
     """
     instance = validate(memory, runtime, max_memory)
     if instance.n <= AUTO_BRUTE_FORCE_MAX_ITEMS:

@@ -77,11 +77,9 @@ def dp_knapsack(
 def build_table(weights: list[int], values: list[int], columns: int) -> list[list[int]]:
     """Return ``table`` with ``table[i][c] = OPT(i, c)`` for ``c < columns``."""
     table = [[0] * columns]
-    for w, v in zip(weights, values):
+    for w, v in zip(weights, values, strict=True):
         previous = table[-1]
-        row = previous[:w] + [
-            max(previous[c], v + previous[c - w]) for c in range(w, columns)
-        ]
+        row = previous[:w] + [max(previous[c], v + previous[c - w]) for c in range(w, columns)]
         table.append(row)
     return table
 

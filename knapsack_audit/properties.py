@@ -1,0 +1,498 @@
+"""The property engine: every check of docs/SPEC.md, written once, for any solver.
+
+A solver is any callable with upstream's signature
+``solver(memory, runtime, max_memory) -> (value, saved, recomputable)``.
+Each property takes a solver and a :class:`~knapsack_audit.cases.Case` and
+returns a list of :class:`Finding` (empty when the property holds). The pytest
+suite, the ``knapsack-audit`` command and the golden replays all call these
+functions; none re-implements a check.
+
+Properties on one call (SPEC 7.2, 8):
+    ``return-shape``, ``partition``, ``feasibility``, ``optimality``,
+    ``value-consistency``, ``no-crash``, ``no-mutation``, ``determinism``.
+Metamorphic relations (need no oracle, so they also scale to large n):
+    ``budget-monotone``, ``permutation-invariant``, ``append-heavy-item``,
+    ``append-nonpositive-item``, ``runtime-scaling``, ``zero-weight-gain``.
+
+Judging is exact: selections are valued in :class:`fractions.Fraction` and
+compared with the exact oracle (SPEC 3); a floating-point solver is allowed
+the tolerance of SPEC 5.2, ours none (SPEC 5.1).
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import numbers
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from knapsack_audit.cases import Case
+from knapsack_audit.reference.oracle import exact_optimum
+from knapsack_audit.reference.validation import quantize, validate
+
+Solver = Callable[[list[float], list[float], float], Any]
+
+FLOAT32_UNIT_ROUNDOFF = Fraction(1, 2**24)
+SMALLEST_FLOAT32_SUBNORMAL = Fraction(1, 2**149)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A property that failed on one case, said in words (SPEC clause cited)."""
+
+    property: str
+    clause: str
+    message: str
+    case: Case
+
+
+@dataclass(frozen=True)
+class Judge:
+    """How strictly to judge a solver.
+
+    Attributes:
+        exact: ``True`` for our solvers: optimal with no tolerance and value
+            ``== float(exact sum)`` (SPEC 5.1, 7.1); ``False`` allows SPEC 5.2.
+        oracle_max_items: skip oracle-based checks above this ``n`` (the
+            metamorphic relations still run).
+    """
+
+    exact: bool = False
+    oracle_max_items: int = 200
+
+
+@dataclass
+class Outcome:
+    """A solver's answer to one case, or the exception it raised."""
+
+    result: Any = None
+    error: BaseException | None = None
+    extras: dict[str, Any] = field(default_factory=dict)
+
+
+def tolerance(runtime: Sequence[float]) -> Fraction:
+    """SPEC 5.2: ``2*gamma(n+1)*sum|v_i| + 2*(n+1)*2**-149`` for float32 sums.
+
+    >>> tolerance([])
+    Fraction(1, 356811923176489970264571492362373784095686656)
+    """
+    k = len(runtime) + 1
+    gamma = k * FLOAT32_UNIT_ROUNDOFF / (1 - k * FLOAT32_UNIT_ROUNDOFF)
+    magnitude = sum((abs(Fraction(float(r))) for r in runtime), Fraction(0))
+    return 2 * gamma * magnitude + 2 * k * SMALLEST_FLOAT32_SUBNORMAL
+
+
+def _units(count: int) -> str:
+    return f"{count} unit" if count == 1 else f"{count} units"
+
+
+def call(solver: Solver, case: Case) -> Outcome:
+    """Call ``solver`` on fresh copies of the case's arguments; never raises.
+
+    Records whether the solver mutated its arguments (SPEC 8.2).
+    """
+    memory, runtime, max_memory = case.arguments()
+    before = (copy.copy(memory), copy.copy(runtime))
+    try:
+        result = solver(memory, runtime, max_memory)
+    except Exception as error:  # a third-party crash is a finding, not fatal
+        return Outcome(error=error)
+    return Outcome(result=result, extras={"mutated": (memory, runtime) != before})
+
+
+def no_crash(outcome: Outcome, case: Case) -> list[Finding]:
+    """SPEC 1 and 7.2: a valid input returns an answer, it does not raise."""
+    if outcome.error is None:
+        return []
+    error = outcome.error
+    return [
+        Finding(
+            "no-crash",
+            "SPEC 7.2",
+            f"raised {type(error).__name__}: {error} on a valid input",
+            case,
+        )
+    ]
+
+
+def no_mutation(outcome: Outcome, case: Case) -> list[Finding]:
+    """SPEC 8.2: the solver leaves its argument lists unchanged."""
+    if outcome.extras.get("mutated"):
+        return [Finding("no-mutation", "SPEC 8.2", "the solver changed its input lists", case)]
+    return []
+
+
+def _selection(outcome: Outcome, case: Case) -> tuple[list[int], list[int]] | None:
+    """The (saved, recomputable) lists if the answer has the contract's shape."""
+    result = outcome.result
+    if not isinstance(result, Sequence) or isinstance(result, str) or len(result) != 3:
+        return None
+    _, saved, recomputable = result
+    if not isinstance(saved, Sequence) or not isinstance(recomputable, Sequence):
+        return None
+    return list(saved), list(recomputable)
+
+
+def return_shape(outcome: Outcome, case: Case) -> list[Finding]:
+    """SPEC 7.2(a): a 3-sequence (value, saved, recomputable) of sequences."""
+    if outcome.error is not None or _selection(outcome, case) is not None:
+        return []
+    return [
+        Finding(
+            "return-shape",
+            "SPEC 7.2(a)",
+            "expected (value, saved, recomputable) with two index lists, got "
+            f"{type(outcome.result).__name__}: {outcome.result!r:.200}",
+            case,
+        )
+    ]
+
+
+def partition(outcome: Outcome, case: Case) -> list[Finding]:
+    """SPEC 7.2(b): plain ints, each index of 0..n-1 exactly once in total."""
+    lists = _selection(outcome, case)
+    if lists is None:
+        return []
+    saved, recomputable = lists
+    problems = []
+    everything = saved + recomputable
+    wrong_type = [x for x in everything if type(x) is not int]
+    if wrong_type:
+        problems.append(
+            f"indices must be plain int, got {type(wrong_type[0]).__module__}."
+            f"{type(wrong_type[0]).__name__} ({wrong_type[0]!r})"
+        )
+    else:
+        out_of_range = sorted({x for x in everything if not 0 <= x < case.n})
+        if out_of_range:
+            problems.append(f"indices {out_of_range} outside 0..{case.n - 1}")
+        repeated = sorted({x for x in everything if everything.count(x) > 1})
+        if repeated:
+            problems.append(f"indices {repeated} appear more than once")
+        missing = sorted(set(range(case.n)) - set(everything))
+        if missing:
+            problems.append(f"indices {missing} are neither saved nor recomputable")
+    return [Finding("partition", "SPEC 7.2(b)", "; ".join(problems), case)] if problems else []
+
+
+def _valid_saved(outcome: Outcome, case: Case) -> list[int] | None:
+    """The saved indices, if they are plain in-range ints (else partition reports)."""
+    lists = _selection(outcome, case)
+    if lists is None:
+        return None
+    saved = lists[0]
+    if all(type(x) is int and 0 <= x < case.n for x in saved):
+        return sorted(set(saved))
+    return None
+
+
+def saved_weight(case: Case, saved: Sequence[int]) -> int:
+    """Exact quantized weight of a selection (SPEC 2.1, 3.2)."""
+    return sum(quantize(float(case.memory[i])) for i in saved)
+
+
+def saved_value(case: Case, saved: Sequence[int]) -> Fraction:
+    """Exact value of a selection (SPEC 3.1)."""
+    return sum((Fraction(float(case.runtime[i])) for i in saved), Fraction(0))
+
+
+def feasibility(outcome: Outcome, case: Case) -> list[Finding]:
+    """SPEC 3.2: the saved weight does not exceed the budget, in integers."""
+    saved = _valid_saved(outcome, case)
+    if saved is None:
+        return []
+    weight = saved_weight(case, saved)
+    budget = quantize(float(case.max_memory))
+    if weight <= budget:
+        return []
+    return [
+        Finding(
+            "feasibility",
+            "SPEC 3.2",
+            f"saved weight {_units(weight)} > budget {_units(budget)} "
+            f"(saved {saved}, weights {[quantize(float(m)) for m in case.memory]})",
+            case,
+        )
+    ]
+
+
+def optimality(outcome: Outcome, case: Case, judge: Judge) -> list[Finding]:
+    """SPEC 3.3 and 5: the selection's exact value reaches the exact optimum."""
+    saved = _valid_saved(outcome, case)
+    if saved is None or case.n > judge.oracle_max_items:
+        return []
+    optimum = exact_optimum(*case.arguments()).value
+    achieved = saved_value(case, saved)
+    allowed = Fraction(0) if judge.exact else tolerance(case.runtime)
+    if optimum - achieved <= allowed:
+        return []
+    return [
+        Finding(
+            "optimality",
+            "SPEC 3.3" if judge.exact else "SPEC 5.2",
+            f"saved runtime {float(achieved)!r} < optimum {float(optimum)!r} "
+            f"by {float(optimum - achieved)!r} (allowed {float(allowed)!r}; saved {saved})",
+            case,
+        )
+    ]
+
+
+def value_consistency(outcome: Outcome, case: Case, judge: Judge) -> list[Finding]:
+    """SPEC 7.1 and 7.2(e): the returned value is the saved runtimes' sum."""
+    saved = _valid_saved(outcome, case)
+    if saved is None:
+        return []
+    value = outcome.result[0]
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return [
+            Finding(
+                "value-consistency",
+                "SPEC 7.2(e)",
+                f"value must be a real number, got {type(value).__name__}",
+                case,
+            )
+        ]
+    if not math.isfinite(float(value)):
+        return [Finding("value-consistency", "SPEC 7.2(e)", f"value is {value!r}", case)]
+    exact = saved_value(case, saved)
+    if judge.exact:
+        if type(value) is float and value == float(exact):
+            return []
+        expected = f"float(exact sum) = {float(exact)!r}"
+    else:
+        if abs(Fraction(value) - exact) <= tolerance(case.runtime):
+            return []
+        expected = f"{float(exact)!r} within {float(tolerance(case.runtime))!r}"
+    return [
+        Finding(
+            "value-consistency",
+            "SPEC 7.1" if judge.exact else "SPEC 5.2",
+            f"returned value {value!r}, but the saved runtimes sum to {expected}",
+            case,
+        )
+    ]
+
+
+def determinism(solver: Solver, case: Case, first: Outcome) -> list[Finding]:
+    """SPEC 8.1: a second call returns the same answer (or the same error)."""
+    second = call(solver, case)
+    same = (
+        repr(first.result) == repr(second.result)
+        and type(first.error) is type(second.error)
+        and str(first.error) == str(second.error)
+    )
+    if same:
+        return []
+    return [
+        Finding(
+            "determinism",
+            "SPEC 8.1",
+            f"first call gave {first.result!r:.120}, second {second.result!r:.120}",
+            case,
+        )
+    ]
+
+
+CALL_PROPERTIES = (
+    "no-crash",
+    "return-shape",
+    "partition",
+    "feasibility",
+    "optimality",
+    "value-consistency",
+    "no-mutation",
+    "determinism",
+)
+
+
+def check_call(
+    solver: Solver, case: Case, judge: Judge, wanted: Collection[str] = CALL_PROPERTIES
+) -> list[Finding]:
+    """Run the one-call properties (SPEC 3, 7, 8) named in ``wanted`` on ``case``."""
+    outcome = call(solver, case)
+    findings = no_crash(outcome, case)
+    if outcome.error is None:
+        findings += return_shape(outcome, case)
+        findings += partition(outcome, case)
+        findings += feasibility(outcome, case)
+        if "optimality" in wanted:
+            findings += optimality(outcome, case, judge)
+        findings += value_consistency(outcome, case, judge)
+        findings += no_mutation(outcome, case)
+    if "determinism" in wanted:
+        findings += determinism(solver, case, outcome)
+    return [finding for finding in findings if finding.property in wanted]
+
+
+def _value_of(solver: Solver, case: Case) -> Fraction | None:
+    """Exact value of the solver's selection; ``None`` if the answer is unusable.
+
+    Unusable: an error, a malformed answer or an infeasible selection. Those
+    are the one-call properties' findings; a relation between values of
+    infeasible selections would only repeat them.
+    """
+    outcome = call(solver, case)
+    saved = _valid_saved(outcome, case) if outcome.error is None else None
+    if saved is None or saved_weight(case, saved) > quantize(float(case.max_memory)):
+        return None
+    return saved_value(case, saved)
+
+
+def _relation(
+    name: str,
+    solver: Solver,
+    case: Case,
+    other: Case,
+    expected: Callable[[Fraction], Fraction],
+    judge: Judge,
+    describe: str,
+    at_least: bool = False,
+) -> list[Finding]:
+    """Compare the solver's value on ``other`` with ``expected(value on case)``."""
+    base, changed = _value_of(solver, case), _value_of(solver, other)
+    if base is None or changed is None:
+        return []
+    allowed = Fraction(0) if judge.exact else tolerance(case.runtime) + tolerance(other.runtime)
+    target = expected(base)
+    holds = changed >= target - allowed if at_least else abs(changed - target) <= allowed
+    if holds:
+        return []
+    return [
+        Finding(
+            name,
+            "SPEC 3.2",
+            f"{describe}: value {float(base)!r} became {float(changed)!r}, expected "
+            f"{'at least ' if at_least else ''}{float(target)!r}; second call "
+            f"{other.as_call()}",
+            case,
+        )
+    ]
+
+
+def budget_monotone(solver: Solver, case: Case, judge: Judge, extra_units: int) -> list[Finding]:
+    """A larger budget never lowers the optimum (every feasible set stays feasible)."""
+    budget = quantize(float(case.max_memory)) + extra_units
+    larger = Case(case.memory, case.runtime, budget / 10000)
+    return _relation(
+        "budget-monotone",
+        solver,
+        case,
+        larger,
+        lambda v: v,
+        judge,
+        f"raising the budget by {_units(extra_units)}",
+        at_least=True,
+    )
+
+
+def permutation_invariant(
+    solver: Solver, case: Case, judge: Judge, order: Sequence[int]
+) -> list[Finding]:
+    """Reordering items leaves the optimum unchanged (SPEC 3.2 is over sets)."""
+    permuted = Case(
+        tuple(case.memory[i] for i in order), tuple(case.runtime[i] for i in order), case.max_memory
+    )
+    return _relation(
+        "permutation-invariant",
+        solver,
+        case,
+        permuted,
+        lambda v: v,
+        judge,
+        f"reordering the items as {list(order)}",
+    )
+
+
+def append_heavy_item(solver: Solver, case: Case, judge: Judge, runtime: float) -> list[Finding]:
+    """An item heavier than the budget never fits, so the optimum is unchanged."""
+    heavy = (quantize(float(case.max_memory)) + 1) / 10000
+    extended = Case((*case.memory, heavy), (*case.runtime, runtime), case.max_memory)
+    return _relation(
+        "append-heavy-item",
+        solver,
+        case,
+        extended,
+        lambda v: v,
+        judge,
+        f"appending an item of memory {heavy!r} (over the budget)",
+    )
+
+
+def append_nonpositive_item(
+    solver: Solver, case: Case, judge: Judge, memory: float, runtime: float
+) -> list[Finding]:
+    """An item with runtime <= 0 never improves a selection: optimum unchanged."""
+    extended = Case((*case.memory, memory), (*case.runtime, runtime), case.max_memory)
+    return _relation(
+        "append-nonpositive-item",
+        solver,
+        case,
+        extended,
+        lambda v: v,
+        judge,
+        f"appending an item with runtime {runtime!r}",
+    )
+
+
+def runtime_scaling(solver: Solver, case: Case, judge: Judge, exponent: int) -> list[Finding]:
+    """Scaling every runtime by ``2**k`` (exact in float64) scales the optimum."""
+    factor = 2.0**exponent
+    scaled = Case(case.memory, tuple(float(r) * factor for r in case.runtime), case.max_memory)
+    return _relation(
+        "runtime-scaling",
+        solver,
+        case,
+        scaled,
+        lambda v: v * Fraction(factor),
+        judge,
+        f"multiplying every runtime by 2**{exponent}",
+    )
+
+
+def zero_weight_gain(solver: Solver, case: Case, judge: Judge, runtime: float) -> list[Finding]:
+    """A zero-weight item with runtime r > 0 raises the optimum by exactly r."""
+    extended = Case((*case.memory, 0.0), (*case.runtime, runtime), case.max_memory)
+    return _relation(
+        "zero-weight-gain",
+        solver,
+        case,
+        extended,
+        lambda v: v + Fraction(runtime),
+        judge,
+        f"appending a zero-weight item with runtime {runtime!r}",
+    )
+
+
+def documented_error(
+    solver: Solver, arguments: tuple[Any, Any, Any], error_type: type[Exception], names: str
+) -> str | None:
+    """SPEC 1: ``solver(*arguments)`` raises ``error_type`` naming ``names``.
+
+    Returns ``None`` when it does, else what happened instead.
+    """
+    try:
+        result = solver(*arguments)
+    except error_type as error:
+        if names in str(error):
+            return None
+        return f"{type(error).__name__} message {str(error)!r} does not name {names!r}"
+    except Exception as error:
+        return f"raised {type(error).__name__}: {error} instead of {error_type.__name__}"
+    return f"returned {result!r:.120} instead of raising {error_type.__name__}"
+
+
+def is_valid(case: Case) -> bool:
+    """Whether ``case`` is in the domain of SPEC 1 (and small enough to allocate)."""
+    try:
+        validate(*case.arguments())
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def in_partitioner_domain(case: Case) -> bool:
+    """SPEC 4.4: valid, with every runtime >= 0."""
+    return is_valid(case) and all(float(r) >= 0 for r in case.runtime)

@@ -1,0 +1,238 @@
+"""Search for property failures with Hypothesis and shrink each to a minimal case.
+
+:func:`audit` runs every property of :mod:`knapsack_audit.properties` on cases
+drawn from :mod:`knapsack_audit.strategies`. Each property raises its own
+exception class, so Hypothesis tracks and shrinks every failing property
+separately (its multiple-bug reporting) and the result holds one minimal
+counterexample per failing property.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from knapsack_audit import properties as props
+from knapsack_audit.cases import Case
+from knapsack_audit.properties import Finding, Judge, Solver
+from knapsack_audit.strategies import cases, small_cases
+
+METAMORPHIC_PROPERTIES = (
+    "budget-monotone",
+    "permutation-invariant",
+    "append-heavy-item",
+    "append-nonpositive-item",
+    "runtime-scaling",
+    "zero-weight-gain",
+)
+PROPERTIES = (*props.CALL_PROPERTIES, *METAMORPHIC_PROPERTIES)
+
+
+class PropertyFailed(AssertionError):
+    """Raised inside the Hypothesis test; one subclass per property."""
+
+    finding: Finding
+
+
+_FAILURE_TYPES: dict[str, type[PropertyFailed]] = {
+    name: type(f"PropertyFailed_{name.replace('-', '_')}", (PropertyFailed,), {})
+    for name in PROPERTIES
+}
+
+
+@dataclass
+class AuditResult:
+    """What :func:`audit` found: a minimal finding per failing property."""
+
+    findings: dict[str, Finding] = field(default_factory=dict)
+    examples: int = 0
+    seconds: float = 0.0
+    calls: Counter[str] = field(default_factory=Counter)
+
+    def failed(self) -> list[str]:
+        """Names of the failing properties, in :data:`PROPERTIES` order."""
+        return [name for name in PROPERTIES if name in self.findings]
+
+
+def metamorphic_checks(
+    solver: Solver,
+    case: Case,
+    judge: Judge,
+    data: st.DataObject,
+    wanted: Collection[str] = METAMORPHIC_PROPERTIES,
+) -> list[Finding]:
+    """Draw each wanted relation's parameter and run that relation."""
+    findings: list[Finding] = []
+    if "budget-monotone" in wanted:
+        extra = data.draw(st.integers(1, 3), label="extra_units")
+        findings += props.budget_monotone(solver, case, judge, extra)
+    if "permutation-invariant" in wanted:
+        order = data.draw(st.permutations(range(case.n)), label="order")
+        findings += props.permutation_invariant(solver, case, judge, order)
+    if "append-heavy-item" in wanted:
+        heavy_runtime = data.draw(st.sampled_from((1.0, 1e12)), label="heavy_runtime")
+        findings += props.append_heavy_item(solver, case, judge, heavy_runtime)
+    if "append-nonpositive-item" in wanted:
+        memory = data.draw(st.sampled_from((0.0, 1e-4, 3e-4)), label="memory")
+        runtime = data.draw(
+            st.sampled_from((0.0, -1.0) if judge.exact else (0.0,)), label="runtime"
+        )
+        findings += props.append_nonpositive_item(solver, case, judge, memory, runtime)
+    if "runtime-scaling" in wanted:
+        exponent = data.draw(st.integers(-4, 4), label="exponent")
+        findings += props.runtime_scaling(solver, case, judge, exponent)
+    if "zero-weight-gain" in wanted:
+        gain = data.draw(st.sampled_from((1.0, 0.5, 1e6)), label="zero_runtime")
+        findings += props.zero_weight_gain(solver, case, judge, gain)
+    return findings
+
+
+def audit(
+    solver: Solver,
+    judge: Judge,
+    strategy: st.SearchStrategy[Case] | None = None,
+    hypothesis_settings: settings | None = None,
+    properties: Iterable[str] = PROPERTIES,
+    domain: str = "partitioner",
+    pinned: Sequence[Case] = (),
+    on_example: Callable[[int], None] | None = None,
+) -> AuditResult:
+    """Search for failures of ``properties`` and shrink each to a minimal case.
+
+    The default search has two tiers: tiny cases first (cheap to shrink, where
+    most bugs already show), then every regime of
+    :func:`knapsack_audit.strategies.cases`. Hypothesis stops generating at its
+    first failure, so the search runs in rounds: each round shrinks one
+    failing property, which later rounds then ignore, until a round finds
+    nothing new. Every finding is then reduced further by :func:`minimize`
+    (drop items while the property still fails).
+
+    Args:
+        solver: the callable under audit (upstream's signature).
+        judge: exact (ours) or float32-tolerant (third party), SPEC 5.
+        strategy: cases to draw instead of the two default tiers.
+        hypothesis_settings: e.g. a registered profile; default: the loaded one.
+        properties: the subset of :data:`PROPERTIES` to check.
+        domain: ``"partitioner"`` or ``"extended"`` (SPEC 4.4).
+        pinned: cases always tried first (known upstream bugs).
+        on_example: called with the running example count (progress display).
+    """
+    wanted = set(properties)
+    unknown = wanted - set(PROPERTIES)
+    if unknown:
+        raise ValueError(f"properties: unknown names {sorted(unknown)}; known: {PROPERTIES}")
+    result = AuditResult()
+    base = hypothesis_settings or settings()
+    run_settings = settings(
+        base,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+        report_multiple_bugs=False,
+        phases=[p for p in base.phases if p is not Phase.explain],
+    )
+    tiers = [strategy] if strategy is not None else [small_cases(domain), cases(domain)]
+    started = time.perf_counter()
+    while wanted:
+        finding = None
+        for tier in tiers:
+            finding = _search_round(
+                solver, judge, tier, run_settings, wanted, pinned, result, on_example
+            )
+            if finding is not None:
+                break
+        if finding is None:
+            break
+        result.findings[finding.property] = minimize(solver, judge, finding)
+        wanted.discard(finding.property)
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def findings_for(
+    solver: Solver,
+    case: Case,
+    judge: Judge,
+    data: st.DataObject | None,
+    wanted: Collection[str] = PROPERTIES,
+) -> list[Finding]:
+    """The findings of the ``wanted`` properties on one case.
+
+    The metamorphic relations run only when ``data`` (to draw their
+    parameters) is given and one of them is wanted.
+    """
+    findings = props.check_call(solver, case, judge, wanted)
+    if data is not None and not set(wanted).isdisjoint(METAMORPHIC_PROPERTIES):
+        findings += metamorphic_checks(solver, case, judge, data, wanted)
+    return [finding for finding in findings if finding.property in wanted]
+
+
+def _search_round(
+    solver: Solver,
+    judge: Judge,
+    strategy: st.SearchStrategy[Case],
+    run_settings: settings,
+    wanted: set[str],
+    pinned: Sequence[Case],
+    result: AuditResult,
+    on_example: Callable[[int], None] | None,
+) -> Finding | None:
+    def check(case: Case, data: st.DataObject) -> None:
+        result.examples += 1
+        if on_example is not None:
+            on_example(result.examples)
+        for finding in findings_for(solver, case, judge, data, wanted):
+            failure = _FAILURE_TYPES[finding.property](finding.message)
+            failure.finding = finding
+            raise failure
+
+    test = given(strategy, st.data())(check)
+    for case in pinned:
+        test = _pin(test, case)
+    try:
+        settings(run_settings)(test)()
+    except PropertyFailed as failure:
+        return failure.finding
+    return None
+
+
+def minimize(solver: Solver, judge: Judge, finding: Finding) -> Finding:
+    """Drop items one at a time while the same property still fails (1-minimal).
+
+    Hypothesis shrinks within one regime of the strategy; this step makes the
+    counterexample minimal in the number of items whatever regime found it.
+    Metamorphic findings depend on drawn parameters and keep Hypothesis' shrink.
+    """
+    if finding.property not in props.CALL_PROPERTIES:
+        return finding
+    current = finding
+    progress = True
+    while progress:
+        progress = False
+        for i in range(current.case.n):
+            smaller = _without(current.case, i)
+            again = [f for f in findings_for(solver, smaller, judge, None, [finding.property])]
+            if again:
+                current = again[0]
+                progress = True
+                break
+    return current
+
+
+def _without(case: Case, i: int) -> Case:
+    return Case(
+        case.memory[:i] + case.memory[i + 1 :],
+        case.runtime[:i] + case.runtime[i + 1 :],
+        case.max_memory,
+    )
+
+
+def _pin(test: Callable[..., None], case: Case) -> Callable[..., None]:
+    from hypothesis import example
+
+    return example(case, st.data())(test)  # type: ignore[no-any-return]

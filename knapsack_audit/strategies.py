@@ -1,0 +1,158 @@
+"""Hypothesis strategies that reach the regions where knapsack bugs live.
+
+:func:`cases` mixes regimes (see :data:`REGIONS` and tests/test_discovery.py,
+which shows each region is actually generated):
+
+* weights: exact units (``k * 1e-4``, so ``q = k``), quantization half-way
+  points (``m * 1e4 == j + 0.5`` exactly in float64) and near-halves
+  (``0.00015``: ``1.4999999999999998``), zero weights, duplicated items;
+* runtimes: small values where float32 ties and absorption happen
+  (``{0, 0.5, 1, 2, 3, 1e8}``), flop counts up to ``1e12``, milliseconds,
+  all-ones (the ``testing`` estimator), and, in the extended domain
+  (SPEC 4.4), negative runtimes;
+* budgets: zero, below every weight, exact units, at or above the total,
+  partitioner fractions in ``[0, 1]``, and large (``Q >= 65536``);
+* sizes: tiny (where shrinking lands), larger ``n >= 64``, and
+  partitioner-like normalized instances.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from knapsack_audit.cases import Case
+
+SCALE = 10000
+SMALL_RUNTIMES = (0.0, 0.5, 1.0, 2.0, 3.0, 1e8)
+FLOPS_MAX = 10**12
+LARGE_BUDGET_UNITS = 65536
+
+
+def unit_memory(units: int) -> float:
+    """A memory that quantizes to exactly ``units`` (``round(units * 1e-4 * 1e4)``)."""
+    return units / SCALE
+
+
+@st.composite
+def half_way_memory(draw: st.DrawFn) -> float:
+    """A memory ``m`` with ``m * 1e4`` exactly ``j + 0.5``, or just beside it."""
+    j = draw(st.integers(0, 40))
+    m = (j + 0.5) / SCALE
+    if m * SCALE != j + 0.5:
+        m = 1.5 / SCALE
+    return draw(st.sampled_from([m, 0.00015, 5e-5, m * (1 + 2**-52), m * (1 - 2**-52)]))
+
+
+def memories(max_units: int) -> st.SearchStrategy[float]:
+    """One item's memory: mostly exact units, sometimes half-way or zero."""
+    units = st.integers(1, max_units).map(unit_memory)
+    return st.one_of(
+        units,
+        units,
+        units,
+        half_way_memory(),
+        st.just(0.0),
+        st.floats(0, max_units / SCALE, allow_nan=False, allow_infinity=False),
+    )
+
+
+def runtimes(domain: str) -> st.SearchStrategy[float]:
+    """One item's runtime (SPEC 4.4: negatives only in the extended domain)."""
+    options = [
+        st.sampled_from(SMALL_RUNTIMES),
+        st.integers(1, FLOPS_MAX).map(float),
+        st.floats(0.001, 100.0, allow_nan=False, allow_infinity=False),
+    ]
+    if domain == "extended":
+        options.append(st.sampled_from((-1.0, -0.5, -1e8)))
+        options.append(st.floats(-100.0, 100.0, allow_nan=False, allow_infinity=False))
+    return st.one_of(*options)
+
+
+@st.composite
+def budgets(draw: st.DrawFn, weights: list[int]) -> float:
+    """A budget chosen relative to the quantized weights."""
+    total = sum(weights)
+    lightest = min(weights, default=0)
+    units = draw(
+        st.one_of(
+            st.just(0),
+            st.integers(0, max(lightest - 1, 0)),
+            st.integers(0, total + 2),
+            st.integers(total, total + 3),
+        )
+    )
+    return unit_memory(units)
+
+
+@st.composite
+def small_cases(draw: st.DrawFn, domain: str = "partitioner", max_items: int = 8) -> Case:
+    """Tiny instances with duplicates and ties: where shrinking lands."""
+    n = draw(st.integers(0, max_items))
+    pool_m = draw(st.lists(memories(4), min_size=1, max_size=3))
+    pool_r = draw(st.lists(runtimes(domain), min_size=1, max_size=3))
+    memory = draw(st.lists(st.sampled_from(pool_m), min_size=n, max_size=n))
+    runtime = draw(st.lists(st.sampled_from(pool_r), min_size=n, max_size=n))
+    weights = [round(m * SCALE) for m in memory]
+    return Case(tuple(memory), tuple(runtime), draw(budgets(weights)))
+
+
+@st.composite
+def varied_cases(draw: st.DrawFn, domain: str = "partitioner", max_items: int = 12) -> Case:
+    """Independent items: any mixture of the weight and runtime regimes."""
+    n = draw(st.integers(0, max_items))
+    memory = draw(st.lists(memories(30), min_size=n, max_size=n))
+    runtime = draw(st.lists(runtimes(domain), min_size=n, max_size=n))
+    weights = [round(m * SCALE) for m in memory]
+    return Case(tuple(memory), tuple(runtime), draw(budgets(weights)))
+
+
+@st.composite
+def partitioner_cases(draw: st.DrawFn, min_items: int = 1, max_items: int = 40) -> Case:
+    """Like the partitioner's calls: memories normalized to sum to about 1,
+    flop-count runtimes, and a budget fraction in [0, 1]."""
+    n = draw(st.integers(min_items, max_items))
+    sizes = draw(st.lists(st.integers(1, 2**20), min_size=n, max_size=n))
+    total = sum(sizes)
+    memory = tuple(s / total for s in sizes)
+    estimator = draw(st.sampled_from(("flops", "testing")))
+    if estimator == "flops":
+        runtime = tuple(
+            float(r) for r in draw(st.lists(st.integers(1, FLOPS_MAX), min_size=n, max_size=n))
+        )
+    else:
+        runtime = (1.0,) * n
+    budget = draw(st.sampled_from((0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9)) | st.floats(0, 1))
+    return Case(memory, runtime, budget)
+
+
+@st.composite
+def many_item_cases(draw: st.DrawFn, domain: str = "partitioner") -> Case:
+    """``n >= 64`` items with small weights (bounded table size)."""
+    n = draw(st.integers(64, 96))
+    memory = draw(st.lists(st.integers(0, 12).map(unit_memory), min_size=n, max_size=n))
+    runtime = draw(st.lists(runtimes(domain), min_size=n, max_size=n))
+    units = draw(st.integers(0, sum(round(m * SCALE) for m in memory)))
+    return Case(tuple(memory), tuple(runtime), unit_memory(min(units, 160)))
+
+
+@st.composite
+def large_budget_cases(draw: st.DrawFn, domain: str = "partitioner") -> Case:
+    """``Q >= 65536`` with a few items heavy enough to need the whole budget."""
+    n = draw(st.integers(1, 4))
+    q = draw(st.integers(LARGE_BUDGET_UNITS, 4 * LARGE_BUDGET_UNITS))
+    memory = draw(st.lists(st.integers(0, q).map(unit_memory), min_size=n, max_size=n))
+    runtime = draw(st.lists(runtimes(domain), min_size=n, max_size=n))
+    return Case(tuple(memory), tuple(runtime), unit_memory(q))
+
+
+def cases(domain: str = "partitioner", large: bool = True) -> st.SearchStrategy[Case]:
+    """Every regime above; ``large=False`` leaves out ``n >= 64`` and ``Q >= 65536``."""
+    regimes = [
+        small_cases(domain),
+        varied_cases(domain),
+        partitioner_cases(),
+    ]
+    if large:
+        regimes += [many_item_cases(domain), large_budget_cases(domain)]
+    return st.one_of(*regimes)
