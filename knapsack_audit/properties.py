@@ -245,7 +245,7 @@ def value_consistency(outcome: Outcome, case: Case, judge: Judge) -> list[Findin
     saved = _valid_saved(outcome, case)
     if saved is None:
         return []
-    value = outcome.result[0]
+    value: object = outcome.result[0]
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         return [
             Finding(
@@ -258,12 +258,13 @@ def value_consistency(outcome: Outcome, case: Case, judge: Judge) -> list[Findin
     if not math.isfinite(float(value)):
         return [Finding("value-consistency", "SPEC 7.2(e)", f"value is {value!r}", case)]
     exact = saved_value(case, saved)
+    returned = Fraction(value) if isinstance(value, numbers.Rational) else Fraction(float(value))
     if judge.exact:
-        if type(value) is float and value == float(exact):
+        if isinstance(outcome.result[0], float) and returned == Fraction(float(exact)):
             return []
         expected = f"float(exact sum) = {float(exact)!r}"
     else:
-        if abs(Fraction(value) - exact) <= tolerance(case.runtime):
+        if abs(returned - exact) <= tolerance(case.runtime):
             return []
         expected = f"{float(exact)!r} within {float(tolerance(case.runtime))!r}"
     return [

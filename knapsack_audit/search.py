@@ -95,6 +95,7 @@ def metamorphic_checks(
 def audit(
     solver: Solver,
     judge: Judge,
+    *,
     strategy: st.SearchStrategy[Case] | None = None,
     hypothesis_settings: settings | None = None,
     properties: Iterable[str] = PROPERTIES,
@@ -119,7 +120,8 @@ def audit(
         hypothesis_settings: e.g. a registered profile; default: the loaded one.
         properties: the subset of :data:`PROPERTIES` to check.
         domain: ``"partitioner"`` or ``"extended"`` (SPEC 4.4).
-        pinned: cases always tried first (known upstream bugs).
+        pinned: cases checked before the search (known upstream bugs); a
+            failure found there is reported (and minimized) like any other.
         on_example: called with the running example count (progress display).
     """
     wanted = set(properties)
@@ -138,18 +140,17 @@ def audit(
     )
     tiers = [strategy] if strategy is not None else [small_cases(domain), cases(domain)]
     started = time.perf_counter()
+    for case in pinned:
+        for pinned_finding in findings_for(solver, case, judge, None, wanted):
+            result.findings[pinned_finding.property] = minimize(solver, judge, pinned_finding)
+            wanted.discard(pinned_finding.property)
+        result.examples += 1
     while wanted:
-        finding = None
-        for tier in tiers:
-            finding = _search_round(
-                solver, judge, tier, run_settings, wanted, pinned, result, on_example
-            )
-            if finding is not None:
-                break
-        if finding is None:
+        found = _search_tiers(solver, judge, tiers, run_settings, wanted, result, on_example)
+        if found is None:
             break
-        result.findings[finding.property] = minimize(solver, judge, finding)
-        wanted.discard(finding.property)
+        result.findings[found.property] = minimize(solver, judge, found)
+        wanted.discard(found.property)
     result.seconds = time.perf_counter() - started
     return result
 
@@ -172,13 +173,29 @@ def findings_for(
     return [finding for finding in findings if finding.property in wanted]
 
 
+def _search_tiers(
+    solver: Solver,
+    judge: Judge,
+    tiers: Sequence[st.SearchStrategy[Case]],
+    run_settings: settings,
+    wanted: set[str],
+    result: AuditResult,
+    on_example: Callable[[int], None] | None,
+) -> Finding | None:
+    """The first tier that finds a failure of a wanted property, shrunk."""
+    for tier in tiers:
+        found = _search_round(solver, judge, tier, run_settings, wanted, result, on_example)
+        if found is not None:
+            return found
+    return None
+
+
 def _search_round(
     solver: Solver,
     judge: Judge,
     strategy: st.SearchStrategy[Case],
     run_settings: settings,
     wanted: set[str],
-    pinned: Sequence[Case],
     result: AuditResult,
     on_example: Callable[[int], None] | None,
 ) -> Finding | None:
@@ -192,8 +209,6 @@ def _search_round(
             raise failure
 
     test = given(strategy, st.data())(check)
-    for case in pinned:
-        test = _pin(test, case)
     try:
         settings(run_settings)(test)()
     except PropertyFailed as failure:
@@ -230,9 +245,3 @@ def _without(case: Case, i: int) -> Case:
         case.runtime[:i] + case.runtime[i + 1 :],
         case.max_memory,
     )
-
-
-def _pin(test: Callable[..., None], case: Case) -> Callable[..., None]:
-    from hypothesis import example
-
-    return example(case, st.data())(test)  # type: ignore[no-any-return]

@@ -74,13 +74,19 @@ def dp_knapsack(
     return format_result(instance.runtimes, _saved_items(instance, columns))
 
 
+def next_row(previous: list[int], w: int, v: int) -> list[int]:
+    """One step of the recurrence: row ``i`` from row ``i-1`` for an item ``(w, v)``.
+
+    ``row[c] = previous[c]`` for ``c < w``, else ``max(previous[c], v + previous[c - w])``.
+    """
+    return previous[:w] + [max(previous[c], v + previous[c - w]) for c in range(w, len(previous))]
+
+
 def build_table(weights: list[int], values: list[int], columns: int) -> list[list[int]]:
     """Return ``table`` with ``table[i][c] = OPT(i, c)`` for ``c < columns``."""
     table = [[0] * columns]
     for w, v in zip(weights, values, strict=True):
-        previous = table[-1]
-        row = previous[:w] + [max(previous[c], v + previous[c - w]) for c in range(w, columns)]
-        table.append(row)
+        table.append(next_row(table[-1], w, v))
     return table
 
 

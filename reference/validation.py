@@ -29,6 +29,10 @@ SCALE = 10000
 """Quantization units per unit of memory (upstream's ``S``)."""
 
 
+ALWAYS_FITS_BYTES = 64 * 2**20
+"""Allocations up to this size are not checked against ``MemAvailable``."""
+
+
 class BudgetTooLargeError(ValueError):
     """The budget needs buffers larger than this machine can hold (SPEC 1.6).
 
@@ -66,6 +70,10 @@ def _as_sequence(name: str, value: object) -> Sequence[object]:
 
 def _as_finite_float(name: str, value: object) -> float:
     """Return ``float(value)`` for a real, non-bool, finite ``value`` (SPEC 1.2-1.3)."""
+    if type(value) is float:
+        if not math.isfinite(value):
+            raise ValueError(f"{name} must be finite, got {value!r}")
+        return value
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
     try:
@@ -118,6 +126,10 @@ def validate(memory: object, runtime: object, max_memory: object) -> Instance:
     runtimes = tuple(
         _as_finite_float(f"runtime[{i}]", entry) for i, entry in enumerate(runtime_seq)
     )
+    try:
+        math.fsum(abs(r) for r in runtimes)
+    except OverflowError:
+        raise ValueError("runtime: the sum of the absolute runtimes overflows float64") from None
     budget = _as_finite_float("max_memory", max_memory)
     if budget < 0:
         raise ValueError(f"max_memory must be >= 0, got {budget!r}")
@@ -144,6 +156,8 @@ def require_buffer_fits(instance: Instance, needed_bytes: int, layout: str) -> N
         needed_bytes: the solver's planned allocation, computed from ``n`` and ``Q``.
         layout: a short description of the buffers, e.g. ``"2 x (Q+1) float64"``.
     """
+    if needed_bytes <= ALWAYS_FITS_BYTES:
+        return
     limit = available_memory_bytes()
     if needed_bytes > limit:
         raise BudgetTooLargeError(
@@ -171,12 +185,11 @@ def integer_runtimes(runtimes: Sequence[float]) -> tuple[list[int], int]:
     >>> integer_runtimes([0.5, 3.0, 0.0])
     ([1, 6, 0], 1)
     """
-    shift = 0
-    for r in runtimes:
-        if r != 0.0:
-            denominator = r.as_integer_ratio()[1]
-            shift = max(shift, denominator.bit_length() - 1)
-    return [int(Fraction(r) * 2**shift) for r in runtimes], shift
+    ratios = [r.as_integer_ratio() for r in runtimes]
+    shift = max((denominator.bit_length() - 1 for _, denominator in ratios), default=0)
+    return [
+        numerator << (shift - denominator.bit_length() + 1) for numerator, denominator in ratios
+    ], shift
 
 
 def format_result(
@@ -184,10 +197,12 @@ def format_result(
 ) -> tuple[float, list[int], list[int]]:
     """Build the return triple of SPEC 7 from a selection.
 
-    The value is ``float`` of the exact sum of the saved runtimes (correctly
-    rounded, SPEC 7.1); ``saved`` is ascending, ``recomputable`` descending.
+    The value is the exact sum of the saved runtimes rounded once to the
+    nearest float (SPEC 7.1): :func:`math.fsum` is correctly rounded, and
+    :func:`validate` guarantees it cannot overflow (SPEC 1.3).
+    ``saved`` is ascending, ``recomputable`` descending.
     """
     saved_sorted = sorted(saved)
     saved_set = set(saved_sorted)
     recomputable = [i for i in range(len(runtimes) - 1, -1, -1) if i not in saved_set]
-    return float(exact_sum(runtimes, saved_sorted)), saved_sorted, recomputable
+    return math.fsum(runtimes[i] for i in saved_sorted), saved_sorted, recomputable

@@ -1,0 +1,180 @@
+"""Exhaustive small-scope verification: every instance up to a bound, checked exactly.
+
+The *small-scope hypothesis* (Jackson, *Software Abstractions*, 2006): most
+bugs show on small instances, so checking every one of them is a bounded
+proof. :func:`verify_small_scope` enumerates every instance with
+
+* ``n <= max_items`` items,
+* quantized weights in ``weights`` (memory ``w * 1e-4``, so ``q = w``),
+* runtimes in ``runtimes`` (each item independently),
+* quantized budget in ``budgets``,
+
+calls the solver on each, and checks against a brute-force optimum computed
+here from the definition (SPEC 3.2, no DP): partition (7.2b), feasibility
+(3.2), optimality (3.3), value equal to ``float`` of the exact sum (7.1) and,
+optionally, the canonical selection (6.1). The work is split over worker
+processes by the first item, so the bound is checked in parallel.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import multiprocessing
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from knapsack_audit.registry import load
+
+DEFAULT_RUNTIMES = (0.0, 0.5, 1.0, 2.0, 3.0, 1e8, -1.0)
+
+
+@dataclass
+class Summary:
+    """Instances checked and the first failures found (at most ``keep``)."""
+
+    instances: int = 0
+    failures: list[str] = field(default_factory=list)
+    failure_count: int = 0
+
+    def merge(self, other: Summary, keep: int) -> None:
+        """Add another worker's counts and failures."""
+        self.instances += other.instances
+        self.failure_count += other.failure_count
+        self.failures.extend(other.failures[: max(keep - len(self.failures), 0)])
+
+
+def exact_scale(runtimes: Sequence[float]) -> int:
+    """The smallest ``s`` making every ``runtime * s`` an integer (exactly)."""
+    return math.lcm(*(Fraction(r).denominator for r in runtimes)) if runtimes else 1
+
+
+def subset_table(weights: Sequence[int], values: Sequence[int]) -> list[tuple[int, int, int]]:
+    """``(weight, value, mask)`` of every subset, by the definition (SPEC 3.2)."""
+    n = len(weights)
+    table = []
+    for mask in range(1 << n):
+        chosen = [i for i in range(n) if mask >> i & 1]
+        table.append((sum(weights[i] for i in chosen), sum(values[i] for i in chosen), mask))
+    return table
+
+
+def best_masks(subsets: Sequence[tuple[int, int, int]], budget: int, n: int) -> tuple[int, int]:
+    """The optimum over feasible subsets and the canonical optimal mask (SPEC 6.1).
+
+    Canonical: the lexicographically smallest indicator vector read from item
+    ``n-1`` down to item 0; as a bit pattern that is the smallest
+    ``mask`` with bit ``i`` weighing ``2**i``, i.e. the smallest integer mask.
+    """
+    best, canonical = 0, 0
+    for weight, value, mask in subsets:
+        if weight <= budget and (value > best or (value == best and mask < canonical)):
+            best, canonical = value, mask
+    return best, canonical
+
+
+@dataclass(frozen=True)
+class Expected:
+    """What the brute force says about one instance.
+
+    ``values`` are the runtimes times ``scale`` (exact integers), ``optimum``
+    the best feasible sum of ``values``, ``canonical`` the canonical selection
+    (SPEC 6.1) or ``None`` to accept any optimal selection.
+    """
+
+    values: Sequence[int]
+    scale: int
+    optimum: int
+    canonical: list[int] | None
+
+
+def check_instance(
+    solver: Callable[..., Any],
+    weights: Sequence[int],
+    runtimes: Sequence[float],
+    budget: int,
+    expected: Expected,
+) -> str | None:
+    """Check one instance; return a description of the failure, or ``None``."""
+    n = len(weights)
+    memory = [w / 10000 for w in weights]
+    value, saved, recomputable = solver(memory, list(runtimes), budget / 10000)
+    call = f"solver({memory!r}, {list(runtimes)!r}, {budget / 10000!r})"
+    if sorted([*saved, *recomputable]) != list(range(n)) or any(
+        type(i) is not int for i in [*saved, *recomputable]
+    ):
+        return f"{call}: not a partition of 0..{n - 1}: {saved}, {recomputable}"
+    if sum(weights[i] for i in saved) > budget:
+        return f"{call}: saved {saved} weighs more than {budget}"
+    achieved = sum(expected.values[i] for i in saved)
+    if achieved != expected.optimum:
+        worth, best = Fraction(achieved, expected.scale), Fraction(expected.optimum, expected.scale)
+        return f"{call}: saved {saved} is worth {worth}, optimum {best}"
+    exact_value = float(Fraction(achieved, expected.scale))
+    if type(value) is not float or value != exact_value:
+        return f"{call}: value {value!r} != float(exact sum) {exact_value!r}"
+    if expected.canonical is not None and sorted(saved) != expected.canonical:
+        return f"{call}: saved {saved}, canonical selection is {expected.canonical}"
+    return None
+
+
+def _verify_prefix(arguments: tuple[str, tuple[int, float] | None, dict[str, Any]]) -> Summary:
+    target, first, scope = arguments
+    solver = load(target)
+    scale = exact_scale(scope["runtimes"])
+    exact = {r: int(Fraction(r) * scale) for r in scope["runtimes"]}
+    summary = Summary()
+    items = list(itertools.product(scope["weights"], scope["runtimes"]))
+    sizes = range(1, scope["max_items"] + 1) if first is not None else [0]
+    for n in sizes:
+        for rest in itertools.product(items, repeat=n - 1 if first is not None else 0):
+            chosen = [first, *rest] if first is not None else []
+            weights = [w for w, _ in chosen]
+            runtimes = [r for _, r in chosen]
+            values = [exact[r] for r in runtimes]
+            subsets = subset_table(weights, values)
+            for budget in scope["budgets"]:
+                summary.instances += 1
+                best, mask = best_masks(subsets, budget, n)
+                canonical = [i for i in range(n) if mask >> i & 1] if scope["canonical"] else None
+                expected = Expected(values, scale, best, canonical)
+                failure = check_instance(solver, weights, runtimes, budget, expected)
+                if failure is not None:
+                    summary.failure_count += 1
+                    if len(summary.failures) < scope["keep"]:
+                        summary.failures.append(failure)
+    return summary
+
+
+def verify_small_scope(
+    target: str,
+    max_items: int = 4,
+    weights: Sequence[int] = range(4),
+    budgets: Sequence[int] = range(8),
+    runtimes: Sequence[float] = DEFAULT_RUNTIMES,
+    canonical: bool = False,
+    workers: int = 2,
+    keep: int = 10,
+) -> Summary:
+    """Check every instance in the scope; ``target`` is ``module:function``.
+
+    Instance count: ``len(budgets) * sum((len(weights) * len(runtimes))**k
+    for k in 0..max_items)``.
+    """
+    scope = {
+        "weights": list(weights),
+        "budgets": list(budgets),
+        "runtimes": list(runtimes),
+        "max_items": max_items,
+        "canonical": canonical,
+        "keep": keep,
+    }
+    firsts: list[tuple[int, float] | None] = [None, *itertools.product(weights, runtimes)]
+    jobs = [(target, first, scope) for first in firsts]
+    summary = Summary()
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        for part in pool.imap_unordered(_verify_prefix, jobs):
+            summary.merge(part, keep)
+    return summary

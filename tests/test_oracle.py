@@ -1,0 +1,66 @@
+"""The exact oracle (SPEC 3): two independent methods, hand-derived cases."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+
+from knapsack_audit.reference import brute_force, exact_optimum, pareto_optimum, validate
+from knapsack_audit.reference.validation import integer_runtimes
+from knapsack_audit.strategies import cases, small_cases
+
+
+@pytest.mark.parametrize(
+    ("weights", "values", "capacity", "optimum"),
+    [
+        # Textbook instance: items 1 and 2 (3 + 4 = 7 units, 4 + 5 = 9).
+        ([1, 3, 4, 5], [1, 4, 5, 7], 7, 9),
+        # Nothing fits.
+        ([5, 6], [10, 20], 4, 0),
+        # Everything fits.
+        ([1, 2, 3], [1, 2, 3], 6, 6),
+        # Greedy by ratio takes items 0 and 1 (5); the optimum is items 1 + 2.
+        ([1, 2, 2], [2, 3, 3], 4, 6),
+    ],
+)
+def test_hand_derived_optima(weights, values, capacity, optimum):
+    """SPEC 3.2, on instances whose optimum is derived by hand."""
+    memory = [w / 10000 for w in weights]
+    result = exact_optimum(memory, values, capacity / 10000)
+    assert result.value == optimum
+    assert sum(weights[i] for i in result.saved) <= capacity
+    assert sum(Fraction(values[i]) for i in result.saved) == optimum
+
+
+@given(small_cases(domain="extended"))
+def test_brute_force_and_pareto_agree_small(case):
+    """Both methods compute the same exact optimum; each selection achieves it."""
+    instance = validate(*case.arguments())
+    brute, pareto = brute_force(instance), pareto_optimum(instance)
+    assert brute.value == pareto.value
+    for result in (brute, pareto):
+        assert sum(instance.weights[i] for i in result.saved) <= instance.capacity
+        assert sum(Fraction(instance.runtimes[i]) for i in result.saved) == result.value
+
+
+@given(cases(domain="extended", large=False))
+def test_brute_force_and_pareto_agree(case):
+    """As above, across every regime small enough to enumerate."""
+    instance = validate(*case.arguments())
+    if instance.n <= 14:
+        assert brute_force(instance).value == pareto_optimum(instance).value
+
+
+def test_brute_force_refuses_large_n():
+    with pytest.raises(ValueError, match="n=21"):
+        brute_force(validate([0.0] * 21, [1.0] * 21, 0.0))
+
+
+@given(cases(domain="extended"))
+def test_integer_runtimes_are_exact(case):
+    """SPEC 3.1: scaled[i] == runtime[i] * 2**shift exactly, all integers."""
+    runtimes = [float(r) for r in case.runtime]
+    scaled, shift = integer_runtimes(runtimes)
+    assert all(Fraction(s) == Fraction(r) * 2**shift for s, r in zip(scaled, runtimes, strict=True))
