@@ -20,9 +20,9 @@ from knapsack_audit.reference.validation import quantize
 
 OPTIONS = AnalysisOptionSet(
     analysis_kind=[AnalysisKind.PEP316],
-    per_condition_timeout=20,
-    per_path_timeout=4,
-    max_uninteresting_iterations=40,
+    per_condition_timeout=10,
+    per_path_timeout=2,
+    max_uninteresting_iterations=20,
 )
 
 
@@ -56,7 +56,8 @@ def dp_step(previous: list[int], w: int, v: int) -> list[int]:
     post: all(__return__[c] >= previous[c] for c in range(len(previous)))
     post: all(__return__[c] <= __return__[c + 1] for c in range(len(previous) - 1))
     post: all(__return__[c] >= v + previous[c - w] for c in range(w, len(previous)))
-    post: all(__return__[c] in (previous[c], v + previous[c - w] if c >= w else previous[c]) for c in range(len(previous)))
+    post: all(__return__[c] == previous[c] for c in range(min(w, len(previous))))
+    post: all(__return__[c] in (previous[c], v + previous[c - w]) for c in range(w, len(previous)))
     """
     return next_row(previous, w, v)
 
@@ -64,10 +65,10 @@ def dp_step(previous: list[int], w: int, v: int) -> list[int]:
 def dp_step_wrong(previous: list[int], w: int, v: int) -> list[int]:
     """Shifts by w - 1 (an off-by-one): the take-candidate bound breaks.
 
-    pre: 1 <= len(previous) <= 5 and 1 <= w <= 5 and 0 <= v <= 5
+    pre: len(previous) == 5 and 1 <= w <= 4 and 0 <= v <= 5
     pre: all(previous[i] <= previous[i + 1] for i in range(len(previous) - 1))
     pre: all(p >= 0 for p in previous)
-    post: all(__return__[c] <= max(previous[c], v + previous[c - w]) for c in range(w, len(previous)))
+    post: all(__return__[c] <= max(previous[c], v + previous[c - w]) for c in range(w, 5))
     """
     return next_row(previous, max(w - 1, 0), v)
 
