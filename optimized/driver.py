@@ -1,0 +1,88 @@
+"""Hirschberg divide and conquer over items, independent of the array backend.
+
+Input (the output of :mod:`.reductions`): items with ``v_i > 0`` and
+``1 <= w_i``, and a capacity ``C``. Output: an optimal subset (SPEC 3.3).
+
+``solve(segment, C)``:
+
+1. ``C <- min(C, total weight of segment)``; if the whole segment fits, save it
+   (all values are positive).
+2. If the segment has at most :data:`_BASE_CASE_ITEMS` items, solve it directly
+   with a table of decision bits (``backend.solve_small``).
+3. Otherwise split it into halves ``A`` (first) and ``B`` (second), compute
+   their profiles ``L`` and ``R`` for capacities ``0..C``, take the first
+   ``c*`` maximising ``L[c] + R[C - c]`` and solve ``(A, c*)`` and
+   ``(B, C - c*)``. The split lemma (proofs/06) says the two optimal halves
+   together are optimal for ``(segment, C)`` and weigh at most
+   ``c* + (C - c*) = C``.
+
+Recursion depth is ``ceil(log2(n / base))``; every call on a segment of ``m``
+items spends O(m * C) time and O(C) memory in the backend (proofs/08).
+
+Knobs (module-level, for tests, like sortedcontainers' ``_reset``):
+:data:`_BASE_CASE_ITEMS` (set to 1 to force the deepest recursion on tiny
+inputs) and :data:`_DEBUG_CHECKS` (makes the driver call the invariant
+checkers of :mod:`.checks` at every step).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from . import checks
+from .backends import ProfileBackend
+
+_BASE_CASE_ITEMS = 32
+"""Segments with at most this many items are solved by ``solve_small``."""
+
+_DEBUG_CHECKS = False
+"""When true, every profile, split and selection is checked against the reference."""
+
+
+def solve(
+    backend: ProfileBackend,
+    weights: Sequence[int],
+    values: Sequence[int],
+    items: Sequence[int],
+    capacity: int,
+) -> list[int]:
+    """Return an optimal subset of ``items`` within ``capacity``.
+
+    Precondition: ``weights[i] >= 1`` and ``values[i] > 0`` for ``i`` in ``items``.
+    Time O(n * C * log2(n / base)) worst case, memory O(C) in the backend plus
+    O(n) for the recursion's item lists.
+    """
+    saved: list[int] = []
+    _solve_segment(backend, weights, values, list(items), capacity, saved)
+    if _DEBUG_CHECKS:
+        checks.check_selection(weights, values, items, capacity, saved)
+    return saved
+
+
+def _solve_segment(
+    backend: ProfileBackend,
+    weights: Sequence[int],
+    values: Sequence[int],
+    items: list[int],
+    capacity: int,
+    saved: list[int],
+) -> None:
+    total = sum(weights[i] for i in items)
+    if total <= capacity:
+        saved.extend(items)
+        return
+    if len(items) <= _BASE_CASE_ITEMS:
+        chosen = backend.solve_small(items, capacity)
+        if _DEBUG_CHECKS:
+            checks.check_selection(weights, values, items, capacity, chosen)
+        saved.extend(chosen)
+        return
+    middle = len(items) // 2
+    left, right = items[:middle], items[middle:]
+    split, value = backend.best_split(left, right, capacity)
+    if _DEBUG_CHECKS:
+        checks.check_profile(backend.profile(left, capacity), weights, values, left, capacity)
+        checks.check_profile(backend.profile(right, capacity), weights, values, right, capacity)
+        checks.check_split(weights, values, left, right, capacity, split, value)
+    _solve_segment(backend, weights, values, left, split, saved)
+    _solve_segment(backend, weights, values, right, capacity - split, saved)

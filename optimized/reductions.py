@@ -1,0 +1,128 @@
+"""Exact reductions applied before the dynamic programme (proofs/07_reductions.md).
+
+Every reduction here keeps at least one optimal selection reachable (SPEC 3.3);
+most keep *every* optimal selection. They work on exact Python integers: the
+weights ``w_i`` of SPEC 2 and the scaled runtimes ``v_i`` of
+:func:`~knapsack_audit.reference.validation.integer_runtimes`.
+
+Basic reductions (:func:`basic_reductions`), each O(n):
+
+R1. ``v_i <= 0``: never saved (SPEC 4.2; leaving it out never lowers the value).
+R2. ``w_i > Q``: never fits.
+R3. ``w_i == 0`` and ``v_i > 0``: always saved (adding it is strictly better).
+R4. If the remaining items weigh at most ``Q`` together, save them all.
+R5. Otherwise cap the capacity at ``C = min(Q, sum of remaining weights)``.
+
+Bound fixing (:func:`fix_by_bounds`), O(n log n): for any rational ``r >= 0``
+and any feasible ``S`` with ``x_j = b``::
+
+    value(S) <= r*C + sum_{i != j} max(0, v_i - r*w_i) + b*(v_j - r*w_j)
+
+(the Lagrangian/LP dual bound of Dembo and Hammer). With ``r`` the critical
+efficiency and a greedy lower bound ``LB`` (the value of a feasible set), an
+item whose bound for ``x_j = b`` is ``< LB`` has ``x_j = 1 - b`` in every
+optimal selection, so it is fixed. All comparisons are scaled by the critical
+weight and done in Python integers: no rounding anywhere.
+
+After the reductions every free item has ``v_i > 0`` and ``1 <= w_i <= C``,
+which is the precondition of :mod:`.driver`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+EFFICIENCY_FRACTION_BITS = 64
+"""Fixed-point bits of the efficiency key used only to *order* items."""
+
+
+@dataclass(frozen=True)
+class Reduced:
+    """The result of the exact reductions.
+
+    Attributes:
+        forced: items saved without the DP (R3, R4, fixed by bounds).
+        free: items left for the DP: ``v_i > 0`` and ``1 <= w_i <= capacity``.
+        capacity: the capacity left for ``free``, at most their total weight
+            (0 when ``free`` is empty).
+    """
+
+    forced: tuple[int, ...]
+    free: tuple[int, ...]
+    capacity: int
+
+
+def basic_reductions(
+    weights: Sequence[int], values: Sequence[int], items: Sequence[int], capacity: int
+) -> Reduced:
+    """Apply R1-R5 to ``items`` with budget ``capacity``. Time O(len(items))."""
+    candidates = [i for i in items if values[i] > 0 and weights[i] <= capacity]
+    forced = [i for i in candidates if weights[i] == 0]
+    free = [i for i in candidates if weights[i] > 0]
+    total = sum(weights[i] for i in free)
+    if total <= capacity:
+        return Reduced(tuple(forced + free), (), 0)
+    return Reduced(tuple(forced), tuple(free), min(capacity, total))
+
+
+def _efficiency_order(
+    weights: Sequence[int], values: Sequence[int], items: Sequence[int]
+) -> list[int]:
+    """Items by decreasing ``v/w`` (fixed-point key, ties by index); the order only
+    affects how strong the bounds are, never their validity."""
+    return sorted(
+        items, key=lambda i: (-((values[i] << EFFICIENCY_FRACTION_BITS) // weights[i]), i)
+    )
+
+
+def fix_by_bounds(
+    weights: Sequence[int], values: Sequence[int], items: Sequence[int], capacity: int
+) -> tuple[list[int], list[int]]:
+    """Items that every optimal selection saves, and items it never saves.
+
+    Precondition: the output of :func:`basic_reductions` with ``free`` non-empty
+    (so the items do not all fit). Time O(n log n) integer operations.
+
+    Returns:
+        ``(fixed_in, fixed_out)``.
+    """
+    order = _efficiency_order(weights, values, items)
+    room, lower_bound, critical = capacity, 0, -1
+    for i in order:
+        if weights[i] <= room:
+            room -= weights[i]
+            lower_bound += values[i]
+        elif critical < 0:
+            critical = i
+    # r = v_s / w_s; every quantity below is multiplied by w_s > 0.
+    v_s, w_s = values[critical], weights[critical]
+    reduced_costs = {i: w_s * values[i] - v_s * weights[i] for i in items}
+    base = v_s * capacity + sum(d for d in reduced_costs.values() if d > 0)
+    target = w_s * lower_bound
+    fixed_in = [i for i in items if reduced_costs[i] > 0 and base - reduced_costs[i] < target]
+    fixed_out = [i for i in items if reduced_costs[i] < 0 and base + reduced_costs[i] < target]
+    return fixed_in, fixed_out
+
+
+def reduce_instance(
+    weights: Sequence[int], values: Sequence[int], capacity: int, *, use_bounds: bool = True
+) -> Reduced:
+    """Apply the basic reductions and, if ``use_bounds``, bound fixing to a fixpoint.
+
+    Each round of bound fixing removes at least one item, so there are at most
+    ``n`` rounds; in practice one or two.
+    """
+    reduced = basic_reductions(weights, values, range(len(weights)), capacity)
+    forced = list(reduced.forced)
+    while use_bounds and reduced.free:
+        fixed_in, fixed_out = fix_by_bounds(weights, values, reduced.free, reduced.capacity)
+        if not fixed_in and not fixed_out:
+            break
+        settled = set(fixed_in) | set(fixed_out)
+        forced += fixed_in
+        remaining = [i for i in reduced.free if i not in settled]
+        room = reduced.capacity - sum(weights[i] for i in fixed_in)
+        reduced = basic_reductions(weights, values, remaining, room)
+        forced += reduced.forced
+    return Reduced(tuple(forced), reduced.free, reduced.capacity)
