@@ -94,8 +94,9 @@ class TorchBackend:
 
     Buffers, allocated once for the largest capacity ``C``: three rows of
     ``C + 1`` elements of ``dtype`` (left/working row, right row, candidate),
-    one ``int64`` index row (the reversal permutation) and a
-    ``base_items x (C + 1)`` ``bool`` decision table. Per item: three kernel
+    one ``int64`` index row (the reversal permutation) and a flat ``bool``
+    decision table of ``decision_cells`` cells, viewed as
+    ``len(items) x (C' + 1)`` by :meth:`solve_small`. Per item: three kernel
     launches in :meth:`solve_small`, two elsewhere.
     """
 
@@ -105,22 +106,22 @@ class TorchBackend:
         values: Sequence[int],
         capacity: int,
         dtype: torch.dtype,
-        base_items: int,
+        decision_cells: int,
     ) -> None:
         self._weights = weights
         self._values = values
         self._capacity = capacity
-        self._row = torch.zeros(capacity + 1, dtype=dtype)
-        self._right = torch.zeros(capacity + 1, dtype=dtype)
-        self._candidate = torch.zeros(capacity + 1, dtype=dtype)
+        self._row = torch.empty(capacity + 1, dtype=dtype)
+        self._right = torch.empty(capacity + 1, dtype=dtype)
+        self._candidate = torch.empty(capacity + 1, dtype=dtype)
         self._reversal = torch.arange(capacity, -1, -1)
-        self._decisions = torch.zeros((base_items, capacity + 1), dtype=torch.bool)
+        self._decisions = torch.empty(decision_cells, dtype=torch.bool)
 
     @staticmethod
-    def bytes_needed(capacity: int, dtype: torch.dtype, base_items: int) -> int:
-        """Bytes of the buffers above: ``(C + 1) * (3 * itemsize + 8 + base_items)``."""
+    def bytes_needed(capacity: int, dtype: torch.dtype, decision_cells: int) -> int:
+        """Bytes of the buffers above: ``(C + 1) * (3 * itemsize + 8) + decision_cells``."""
         itemsize = torch.empty((), dtype=dtype).element_size()
-        return (capacity + 1) * (3 * itemsize + 8 + base_items)
+        return (capacity + 1) * (3 * itemsize + 8) + decision_cells
 
     def _fill(self, row: torch.Tensor, items: Sequence[int], capacity: int) -> None:
         """Overwrite ``row[:capacity + 1]`` with the profile of ``items`` (proofs/04).
@@ -158,6 +159,7 @@ class TorchBackend:
     def solve_small(self, items: Sequence[int], capacity: int) -> list[int]:
         row = self._row
         row[: capacity + 1].zero_()
+        decisions = self._decisions[: len(items) * (capacity + 1)].view(len(items), capacity + 1)
         for k, item in enumerate(items):
             w, v = self._weights[item], self._values[item]
             if w > capacity:
@@ -165,12 +167,12 @@ class TorchBackend:
             width = capacity + 1 - w
             candidate = self._candidate[:width]
             torch.add(row[:width], v, out=candidate)
-            torch.gt(candidate, row[w : capacity + 1], out=self._decisions[k, w : capacity + 1])
+            torch.gt(candidate, row[w : capacity + 1], out=decisions[k, w : capacity + 1])
             torch.maximum(row[w : capacity + 1], candidate, out=row[w : capacity + 1])
         saved, c = [], capacity
         for k in range(len(items) - 1, -1, -1):
             w = self._weights[items[k]]
-            if w <= c and bool(self._decisions[k, c]):
+            if w <= c and bool(decisions[k, c]):
                 saved.append(items[k])
                 c -= w
         return saved

@@ -7,8 +7,10 @@ Input (the output of :mod:`.reductions`): items with ``v_i > 0`` and
 
 1. ``C <- min(C, total weight of segment)``; if the whole segment fits, save it
    (all values are positive).
-2. If the segment has at most :data:`_BASE_CASE_ITEMS` items, solve it directly
-   with a table of decision bits (``backend.solve_small``).
+2. If the segment is small (:func:`is_base_case`: at most
+   :data:`_BASE_CASE_ITEMS` items, or at most :data:`_BASE_CASE_CELLS` table
+   cells), solve it directly with a table of decision bits
+   (``backend.solve_small``).
 3. Otherwise split it into halves ``A`` (first) and ``B`` (second), compute
    their profiles ``L`` and ``R`` for capacities ``0..C``, take the first
    ``c*`` maximising ``L[c] + R[C - c]`` and solve ``(A, c*)`` and
@@ -20,9 +22,9 @@ Recursion depth is ``ceil(log2(n / base))``; every call on a segment of ``m``
 items spends O(m * C) time and O(C) memory in the backend (proofs/08).
 
 Knobs (module-level, for tests, like sortedcontainers' ``_reset``):
-:data:`_BASE_CASE_ITEMS` (set to 1 to force the deepest recursion on tiny
-inputs) and :data:`_DEBUG_CHECKS` (makes the driver call the invariant
-checkers of :mod:`.checks` at every step).
+:data:`_BASE_CASE_ITEMS` and :data:`_BASE_CASE_CELLS` (set them to 1 and 0 to
+force the deepest recursion on tiny inputs) and :data:`_DEBUG_CHECKS` (makes
+the driver call the invariant checkers of :mod:`.checks` at every step).
 """
 
 from __future__ import annotations
@@ -35,8 +37,24 @@ from .backends import ProfileBackend
 _BASE_CASE_ITEMS = 32
 """Segments with at most this many items are solved by ``solve_small``."""
 
+_BASE_CASE_CELLS = 1 << 22
+"""Segments whose decision table has at most this many cells (one byte each)
+are solved by ``solve_small`` too, however many items they have."""
+
 _DEBUG_CHECKS = False
 """When true, every profile, split and selection is checked against the reference."""
+
+
+def base_case_cells(n: int, capacity: int) -> int:
+    """Decision-table cells ``solve_small`` may need for ``n`` items and capacity
+    ``capacity``: ``min(n, max(base, cells // (C + 1))) * (C + 1)`` (proofs/08)."""
+    rows = min(n, max(_BASE_CASE_ITEMS, _BASE_CASE_CELLS // (capacity + 1)))
+    return rows * (capacity + 1)
+
+
+def is_base_case(n: int, capacity: int) -> bool:
+    """Whether a segment of ``n`` items and capacity ``capacity`` is solved directly."""
+    return n <= _BASE_CASE_ITEMS or n * (capacity + 1) <= _BASE_CASE_CELLS
 
 
 def solve(
@@ -71,7 +89,7 @@ def _solve_segment(
     if total <= capacity:
         saved.extend(items)
         return
-    if len(items) <= _BASE_CASE_ITEMS:
+    if is_base_case(len(items), capacity):
         chosen = backend.solve_small(items, capacity)
         if _DEBUG_CHECKS:
             checks.check_selection(weights, values, items, capacity, chosen)

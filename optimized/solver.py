@@ -32,8 +32,9 @@ each half receives at most its share, so the selection never exceeds ``Q``.
 Cost (proofs/08), with ``n`` items, ``C = min(Q, sum w)`` and ``b`` the
 base-case size: time O(n log n) for the reductions plus O(n_core * C *
 log2(n_core / b)) for the core, with two or three kernel launches per item per
-recursion level; memory ``(C + 1) * (3 * itemsize + 8 + b)`` bytes of buffers
-(``itemsize`` = 4 or 8), plus O(n), independent of ``n`` at fixed ``C``.
+recursion level; memory ``(C + 1) * (3 * itemsize + 8) + D`` bytes of buffers
+(``itemsize`` = 4 or 8; ``D <= max(b * (C + 1), 2**22)`` decision cells), plus
+O(n); independent of ``n`` at fixed ``C``.
 
 Equivalent to, but faster than: :func:`knapsack_audit.reference.dp_knapsack`
 (the values are equal; the selection may differ among ties, SPEC 6.2).
@@ -71,8 +72,8 @@ _BOUND_FIXING = True
 
 PYTHON_CELL_BYTES = 48
 """Upper estimate of one Python-int row cell (list slot plus int object); the
-Python backend holds at most ``base + 5`` rows at once (table, or L, R, sums
-and two working rows)."""
+Python backend holds at most the base-case table or five rows at once (L, R,
+sums and two working rows)."""
 
 
 def profile_dtype(total_value: int) -> torch.dtype | None:
@@ -107,9 +108,10 @@ def dp_knapsack_sliding_hirschberg(
 
     Raises:
         TypeError, ValueError: invalid input (SPEC 1).
-        BudgetTooLargeError: ``(C + 1) * (3 * 8 + 8 + b)`` bytes, with
-            ``C = min(Q, sum w)`` and ``b = min(n, base)``, exceed the
-            available memory (SPEC 1.6); checked before any allocation.
+        BudgetTooLargeError: ``(C + 1) * (3 * 8 + 8) + D`` bytes, with
+            ``C = min(Q, sum w)`` and ``D`` the base-case decision cells
+            (:func:`.driver.base_case_cells`), exceed the available memory
+            (SPEC 1.6); checked before any allocation.
 
     Time O(n log n + n_core * C * log n_core), memory O(C + n) (proofs/08).
 
@@ -119,11 +121,11 @@ def dp_knapsack_sliding_hirschberg(
     instance = validate(memory, runtime, max_memory)
     weights = list(instance.weights)
     columns = min(instance.capacity, sum(weights))
-    base_items = max(1, min(instance.n, driver._BASE_CASE_ITEMS))
+    decision_cells = driver.base_case_cells(instance.n, columns)
     require_buffer_fits(
         instance,
-        TorchBackend.bytes_needed(columns, torch.int64, base_items),
-        f"3 x (C+1) int64 rows, (C+1) int64 indices, {base_items} x (C+1) bool, C={columns}",
+        TorchBackend.bytes_needed(columns, torch.int64, decision_cells),
+        f"3 x (C+1) int64 rows, (C+1) int64 indices, {decision_cells} bool cells, C={columns}",
     )
     values, _ = integer_runtimes(instance.runtimes)
     reduced = reduce_instance(weights, values, instance.capacity, use_bounds=_BOUND_FIXING)
@@ -133,7 +135,7 @@ def dp_knapsack_sliding_hirschberg(
         divisor = math.gcd(*(values[i] for i in core))
         for i in core:
             values[i] //= divisor
-        backend = _backend(instance, weights, values, core, reduced.capacity, base_items)
+        backend = _backend(instance, weights, values, core, reduced.capacity)
         saved += driver.solve(backend, weights, values, core, reduced.capacity)
     return format_result(instance.runtimes, saved)
 
@@ -144,14 +146,14 @@ def _backend(
     values: list[int],
     core: tuple[int, ...],
     capacity: int,
-    base_items: int,
 ) -> ProfileBackend:
+    decision_cells = driver.base_case_cells(len(core), capacity)
     dtype = profile_dtype(sum(values[i] for i in core))
     if dtype is not None:
-        return TorchBackend(weights, values, capacity, dtype, base_items)
+        return TorchBackend(weights, values, capacity, dtype, decision_cells)
     require_buffer_fits(
         instance,
-        (capacity + 1) * (base_items + 5) * PYTHON_CELL_BYTES,
-        f"{base_items + 5} x (C+1) Python-int cells, C={capacity}",
+        (decision_cells + 5 * (capacity + 1)) * PYTHON_CELL_BYTES,
+        f"{decision_cells} + 5 x (C+1) Python-int cells, C={capacity}",
     )
     return PythonBackend(weights, values)
