@@ -13,17 +13,21 @@ import random
 import re
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
 import torch
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-
-from knapsack_audit.optimized import backends, driver, reductions, solver
+from knapsack_audit.optimized import (
+    backends,
+    dp_knapsack_sliding_hirschberg,
+    driver,
+    reductions,
+    solver,
+)
 from knapsack_audit.optimized import checks as invariants
-from knapsack_audit.optimized import dp_knapsack_sliding_hirschberg
 from knapsack_audit.reference import BudgetTooLargeError, dp_knapsack, exact_optimum, validate
 
 UNIT = 1e-4
@@ -32,7 +36,7 @@ SMALL_WEIGHT_UNITS = range(4)
 SMALL_BUDGET_UNITS = range(8)
 
 
-def assert_optimal(memory: Sequence[float], runtime: Sequence[float], budget: float) -> None:
+def assert_optimal(memory: list[float], runtime: list[float], budget: float) -> None:
     """Run ours and check SPEC 3.3, 5.1 and 7.1 against the exact oracle."""
     value, saved, recomputable = dp_knapsack_sliding_hirschberg(memory, runtime, budget)
     instance = validate(memory, runtime, budget)
@@ -206,7 +210,7 @@ def test_huge_values_fall_back_to_exact_python_ints(
     runtime: list[float], monkeypatch: pytest.MonkeyPatch, checked: None
 ) -> None:
     used: list[str] = []
-    original = solver.PythonBackend
+    original = backends.PythonBackend
 
     def spy(*args: list[int]) -> backends.PythonBackend:
         used.append("python")
@@ -361,7 +365,8 @@ def test_inputs_are_not_mutated() -> None:
     copies = (list(memory), list(runtime))
     dp_knapsack_sliding_hirschberg(memory, runtime, 4e-4)
     assert (memory, runtime) == copies
-    assert dp_knapsack_sliding_hirschberg(tuple(memory), tuple(runtime), 4e-4) == (
+    as_tuples: tuple[object, object] = (tuple(memory), tuple(runtime))
+    assert dp_knapsack_sliding_hirschberg(*as_tuples, 4e-4) == (  # type: ignore[arg-type]
         dp_knapsack_sliding_hirschberg(memory, runtime, 4e-4)
     )
 
