@@ -63,9 +63,21 @@ from knapsack_audit.reference.validation import (
     validate,
 )
 
-from . import driver
+from . import checks, driver
 from .backends import ProfileBackend, PythonBackend, TorchBackend
+from .frontier import MAX_ITEMS, solve_by_frontier
 from .reductions import reduce_instance
+
+_FRONTIER_MAX_ITEMS = MAX_ITEMS
+"""Cores of at most this many items try the sparse frontier (:mod:`.frontier`)
+first when their dense table would have at least :data:`_FRONTIER_MIN_CELLS`
+cells; tests set these knobs to force or disable it."""
+
+_FRONTIER_MIN_CELLS = 1 << 16
+
+FRONTIER_STATES_PER_UNIT = 4
+"""The frontier gives up beyond ``(C + 1) // 4`` states, so its buffers stay
+below the dense backend's (proofs/08)."""
 
 _BOUND_FIXING = True
 """Knob for tests: when false, skip the LP-bound fixing so the DP sees larger cores."""
@@ -135,9 +147,27 @@ def dp_knapsack_sliding_hirschberg(
         divisor = math.gcd(*(values[i] for i in core))
         for i in core:
             values[i] //= divisor
-        backend = _backend(instance, weights, values, core, reduced.capacity)
-        saved += driver.solve(backend, weights, values, core, reduced.capacity)
+        saved += _solve_core(instance, weights, values, core, reduced.capacity)
     return format_result(instance.runtimes, saved)
+
+
+def _solve_core(
+    instance: Instance, weights: list[int], values: list[int], core: tuple[int, ...], capacity: int
+) -> list[int]:
+    dtype = profile_dtype(sum(values[i] for i in core))
+    if (
+        dtype is not None
+        and len(core) <= _FRONTIER_MAX_ITEMS
+        and len(core) * (capacity + 1) >= _FRONTIER_MIN_CELLS
+    ):
+        states = (capacity + 1) // FRONTIER_STATES_PER_UNIT
+        chosen = solve_by_frontier(weights, values, core, capacity, dtype, states)
+        if chosen is not None:
+            if driver._DEBUG_CHECKS:
+                checks.check_selection(weights, values, core, capacity, chosen)
+            return chosen
+    backend = _backend(instance, weights, values, core, capacity)
+    return driver.solve(backend, weights, values, core, capacity)
 
 
 def _backend(

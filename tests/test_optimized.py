@@ -24,6 +24,7 @@ from knapsack_audit.optimized import (
     backends,
     dp_knapsack_sliding_hirschberg,
     driver,
+    frontier,
     reductions,
     solver,
 )
@@ -81,6 +82,14 @@ def deep_recursion(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
+def frontier_always(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Send every core to the sparse frontier, with the final selection checked."""
+    monkeypatch.setattr(solver, "_FRONTIER_MIN_CELLS", 0)
+    monkeypatch.setattr(driver, "_DEBUG_CHECKS", True)
+    monkeypatch.setattr(solver, "_BOUND_FIXING", False)
+
+
+@pytest.fixture
 def checked(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(driver, "_DEBUG_CHECKS", True)
 
@@ -97,6 +106,18 @@ def test_exhaustive_small_scope(n: int, checked: None) -> None:
 @pytest.mark.parametrize("n", [0, 1, 2])
 def test_exhaustive_small_scope_deep_recursion(n: int, deep_recursion: None) -> None:
     for memory, runtime, budget in small_scope(n):
+        assert_optimal(memory, runtime, budget)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2])
+def test_exhaustive_small_scope_frontier(n: int, frontier_always: None) -> None:
+    for memory, runtime, budget in small_scope(n):
+        assert_optimal(memory, runtime, budget)
+
+
+@pytest.mark.parametrize("n", [3, 4, 8])
+def test_sampled_small_scope_frontier(n: int, frontier_always: None) -> None:
+    for memory, runtime, budget in sampled_scope(n, 1000, seed=20 + n):
         assert_optimal(memory, runtime, budget)
 
 
@@ -284,6 +305,47 @@ def test_backend_profiles_equal_the_full_table() -> None:
             invariants.check_profile(
                 backend.profile(items, capacity), weights, values, items, capacity
             )
+
+
+@pytest.mark.parametrize("dtype", [torch.int32, torch.int64])
+def test_frontier_is_optimal_and_gives_up_beyond_its_state_limit(dtype: torch.dtype) -> None:
+    rng = random.Random(5)
+    gave_up = 0
+    for _ in range(60):
+        n = rng.randint(1, 20)
+        weights, values, capacity = _random_core(rng, n, 2**20)
+        items = list(range(n))
+        chosen = frontier.solve_by_frontier(weights, values, items, capacity, dtype, 10**6)
+        assert chosen is not None
+        invariants.check_selection(weights, values, items, capacity, chosen)
+        gave_up += frontier.solve_by_frontier(weights, values, items, capacity, dtype, 1) is None
+    assert gave_up > 0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_large_capacity_small_core_takes_the_frontier(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The n = 100, Q = 10**6 shape of the benchmark, checked against the oracle."""
+    answers: list[list[int] | None] = []
+    original = frontier.solve_by_frontier
+
+    def spy(*args: object) -> list[int] | None:
+        answers.append(original(*args))  # type: ignore[arg-type]
+        return answers[-1]
+
+    monkeypatch.setattr(solver, "solve_by_frontier", spy)
+    rng = random.Random(seed)
+    memory = [rng.random() * 6.6 for _ in range(60)]
+    runtime = [rng.random() for _ in range(60)]
+    assert_optimal(memory, runtime, 60.0)
+    assert answers and answers[-1] is not None
+
+
+def test_frontier_uses_all_62_mask_bits() -> None:
+    """Item 61 (the highest mask bit) is saved and decoded."""
+    weights, values = [2] * 61 + [1], [1] * 61 + [5]
+    assert frontier.solve_by_frontier(weights, values, range(62), 1, torch.int64, 100) == [61]
 
 
 def test_checkers_reject_wrong_claims() -> None:
