@@ -21,7 +21,9 @@ Pipeline:
    proofs/06) over an array backend (:mod:`.backends`): sliding-window rows
    (proofs/04) in ``torch.int32``/``torch.int64`` when the core's total value
    fits (exact: every table entry is the value of a subset, at most that
-   total), else in Python integers (exact for any magnitude).
+   total), else in Python integers (exact for any magnitude). A core of at
+   most 62 items with a large capacity first tries the sparse Pareto frontier
+   (:mod:`.frontier`, proofs/09), which gives up beyond ``(C + 1) / 4`` states.
 5. :func:`~knapsack_audit.reference.validation.format_result` (SPEC 7).
 
 Invariants: a profile row ``P`` after items ``A`` holds ``P[c] = OPT(A, c)``
