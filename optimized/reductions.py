@@ -19,10 +19,11 @@ and any feasible ``S`` with ``x_j = b``::
     value(S) <= r*C + sum_{i != j} max(0, v_i - r*w_i) + b*(v_j - r*w_j)
 
 (the Lagrangian/LP dual bound of Dembo and Hammer). With ``r`` the critical
-efficiency and a greedy lower bound ``LB`` (the value of a feasible set), an
-item whose bound for ``x_j = b`` is ``< LB`` has ``x_j = 1 - b`` in every
-optimal selection, so it is fixed. All comparisons are scaled by the critical
-weight and done in Python integers: no rounding anywhere.
+efficiency and a lower bound ``LB`` (the value of a feasible set: the greedy
+fill, or the greedy prefix plus an exactly solved window of items around the
+critical one), an item whose bound for ``x_j = b`` is ``< LB`` has
+``x_j = 1 - b`` in every optimal selection, so it is fixed. All comparisons
+are scaled by the critical weight and done in Python integers: no rounding.
 
 After the reductions every free item has ``v_i > 0`` and ``1 <= w_i <= C``,
 which is the precondition of :mod:`.driver`.
@@ -30,7 +31,7 @@ which is the precondition of :mod:`.driver`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 MAX_BOUND_ROUNDS = 3
@@ -79,27 +80,48 @@ def _efficiency_order(
     )
 
 
+WINDOW_HALF_WIDTH = 16
+"""Items on each side of the critical item that the window lower bound re-solves."""
+
+WindowSolver = Callable[[Sequence[int], int], "list[int] | None"]
+"""``solve(items, capacity)``: an optimal subset, or ``None`` to decline."""
+
+
 def fix_by_bounds(
-    weights: Sequence[int], values: Sequence[int], items: Sequence[int], capacity: int
+    weights: Sequence[int],
+    values: Sequence[int],
+    items: Sequence[int],
+    capacity: int,
+    solve_window: WindowSolver | None = None,
 ) -> tuple[list[int], list[int]]:
     """Items that every optimal selection saves, and items it never saves.
 
     Precondition: the output of :func:`basic_reductions` with ``free`` non-empty
-    (so the items do not all fit). Time O(n log n) integer operations.
+    (so the items do not all fit). The lower bound ``LB`` is the value of the
+    greedy fill, or, if ``solve_window`` is given and answers, of the greedy
+    prefix before a window of ``2 * WINDOW_HALF_WIDTH`` items around the
+    critical one plus an optimal subset of that window for the capacity left
+    (the "core problem"; both are feasible sets, proofs/07 R6). Time
+    O(n log n) integer operations plus one window solve.
 
     Returns:
         ``(fixed_in, fixed_out)``.
     """
     order = _efficiency_order(weights, values, items)
     room, lower_bound, critical = capacity, 0, -1
-    for i in order:
+    for position, i in enumerate(order):
         if weights[i] <= room:
             room -= weights[i]
             lower_bound += values[i]
         elif critical < 0:
-            critical = i
+            critical = position
+    if solve_window is not None:
+        lower_bound = max(
+            lower_bound,
+            _window_lower_bound(weights, values, order, critical, capacity, solve_window),
+        )
     # r = v_s / w_s; every quantity below is multiplied by w_s > 0.
-    v_s, w_s = values[critical], weights[critical]
+    v_s, w_s = values[order[critical]], weights[order[critical]]
     reduced_costs = {i: w_s * values[i] - v_s * weights[i] for i in items}
     base = v_s * capacity + sum(d for d in reduced_costs.values() if d > 0)
     target = w_s * lower_bound
@@ -108,8 +130,35 @@ def fix_by_bounds(
     return fixed_in, fixed_out
 
 
+def _window_lower_bound(
+    weights: Sequence[int],
+    values: Sequence[int],
+    order: Sequence[int],
+    critical: int,
+    capacity: int,
+    solve_window: WindowSolver,
+) -> int:
+    """Value of ``prefix + optimal(window)``, a feasible set; 0 if declined.
+
+    Every item before the critical position fits together (the greedy took
+    them all), so the prefix before the window weighs at most ``capacity``.
+    """
+    first = max(0, critical - WINDOW_HALF_WIDTH)
+    prefix = order[:first]
+    window = order[first : critical + WINDOW_HALF_WIDTH]
+    chosen = solve_window(window, capacity - sum(weights[i] for i in prefix))
+    if chosen is None:
+        return 0
+    return sum(values[i] for i in prefix) + sum(values[i] for i in chosen)
+
+
 def reduce_instance(
-    weights: Sequence[int], values: Sequence[int], capacity: int, *, use_bounds: bool = True
+    weights: Sequence[int],
+    values: Sequence[int],
+    capacity: int,
+    *,
+    use_bounds: bool = True,
+    solve_window: WindowSolver | None = None,
 ) -> Reduced:
     """Apply the basic reductions and, if ``use_bounds``, up to
     :data:`MAX_BOUND_ROUNDS` rounds of bound fixing (each followed by the basic
@@ -120,7 +169,9 @@ def reduce_instance(
     for _ in range(MAX_BOUND_ROUNDS if use_bounds else 0):
         if not reduced.free:
             break
-        fixed_in, fixed_out = fix_by_bounds(weights, values, reduced.free, reduced.capacity)
+        fixed_in, fixed_out = fix_by_bounds(
+            weights, values, reduced.free, reduced.capacity, solve_window
+        )
         if not fixed_in and not fixed_out:
             break
         settled = set(fixed_in) | set(fixed_out)

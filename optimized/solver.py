@@ -55,6 +55,7 @@ References:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import torch
 from knapsack_audit.reference.validation import (
@@ -80,6 +81,9 @@ _FRONTIER_MIN_CELLS = 1 << 16
 FRONTIER_STATES_PER_UNIT = 4
 """The frontier gives up beyond ``(C + 1) // 4`` states, so its buffers stay
 below the dense backend's (proofs/08)."""
+
+WINDOW_MAX_STATES = 1 << 14
+"""Frontier limit for the lower-bound window; beyond it the greedy bound is used."""
 
 _BOUND_FIXING = True
 """Knob for tests: when false, skip the LP-bound fixing so the DP sees larger cores."""
@@ -142,7 +146,13 @@ def dp_knapsack_sliding_hirschberg(
         f"3 x (C+1) int64 rows, (C+1) int64 indices, {decision_cells} bool cells, C={columns}",
     )
     values, _ = integer_runtimes(instance.runtimes)
-    reduced = reduce_instance(weights, values, instance.capacity, use_bounds=_BOUND_FIXING)
+    reduced = reduce_instance(
+        weights,
+        values,
+        instance.capacity,
+        use_bounds=_BOUND_FIXING,
+        solve_window=lambda items, capacity: _solve_window(weights, values, items, capacity),
+    )
     saved = list(reduced.forced)
     if reduced.free:
         core = reduced.free
@@ -151,6 +161,17 @@ def dp_knapsack_sliding_hirschberg(
             values[i] //= divisor
         saved += _solve_core(instance, weights, values, core, reduced.capacity)
     return format_result(instance.runtimes, saved)
+
+
+def _solve_window(
+    weights: list[int], values: list[int], items: Sequence[int], capacity: int
+) -> list[int] | None:
+    """Exact answer for the lower-bound window of :func:`.reductions.fix_by_bounds`,
+    by the sparse frontier with at most :data:`WINDOW_MAX_STATES` states."""
+    dtype = profile_dtype(sum(values[i] for i in items))
+    if dtype is None:
+        return None
+    return solve_by_frontier(weights, values, items, capacity, dtype, WINDOW_MAX_STATES)
 
 
 def _solve_core(

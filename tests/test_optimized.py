@@ -7,6 +7,7 @@ can be optimal (SPEC 6.2).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import random
@@ -358,8 +359,12 @@ def test_checkers_reject_wrong_claims() -> None:
         invariants.check_selection(weights, values, [0, 1, 2], 1, [0, 1])
 
 
-def test_bound_fixing_only_fixes_what_every_optimum_agrees_on() -> None:
+@pytest.mark.parametrize("with_window", [False, True])
+def test_bound_fixing_only_fixes_what_every_optimum_agrees_on(
+    with_window: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """proofs/07, R6: a fixed item has the same status in every optimal subset."""
+    monkeypatch.setattr(reductions, "WINDOW_HALF_WIDTH", 2)
     rng = random.Random(11)
     fixed_seen = 0
     for _ in range(150):
@@ -369,7 +374,10 @@ def test_bound_fixing_only_fixes_what_every_optimum_agrees_on() -> None:
         if not reduced.free:
             continue
         free = reduced.free
-        fixed_in, fixed_out = reductions.fix_by_bounds(weights, values, free, reduced.capacity)
+        window = functools.partial(solver._solve_window, weights, values) if with_window else None
+        fixed_in, fixed_out = reductions.fix_by_bounds(
+            weights, values, free, reduced.capacity, window
+        )
         subsets = [
             s
             for k in range(len(free) + 1)
