@@ -80,7 +80,7 @@ def _efficiency_order(
     )
 
 
-WINDOW_HALF_WIDTH = 16
+WINDOW_HALF_WIDTH = 8
 """Items on each side of the critical item that the window lower bound re-solves."""
 
 WindowSolver = Callable[[Sequence[int], int], "list[int] | None"]
@@ -162,16 +162,17 @@ def reduce_instance(
 ) -> Reduced:
     """Apply the basic reductions and, if ``use_bounds``, up to
     :data:`MAX_BOUND_ROUNDS` rounds of bound fixing (each followed by the basic
-    reductions on what is left). Time O(n log n).
+    reductions on what is left). Only the first round solves the window (it
+    does most of the fixing); later rounds use the greedy bound. Time
+    O(n log n) plus one window solve.
     """
     reduced = basic_reductions(weights, values, range(len(weights)), capacity)
     forced = list(reduced.forced)
-    for _ in range(MAX_BOUND_ROUNDS if use_bounds else 0):
+    for round_number in range(MAX_BOUND_ROUNDS if use_bounds else 0):
         if not reduced.free:
             break
-        fixed_in, fixed_out = fix_by_bounds(
-            weights, values, reduced.free, reduced.capacity, solve_window
-        )
+        window = solve_window if round_number == 0 else None
+        fixed_in, fixed_out = fix_by_bounds(weights, values, reduced.free, reduced.capacity, window)
         if not fixed_in and not fixed_out:
             break
         settled = set(fixed_in) | set(fixed_out)

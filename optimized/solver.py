@@ -82,8 +82,9 @@ FRONTIER_STATES_PER_UNIT = 4
 """The frontier gives up beyond ``(C + 1) // 4`` states, so its buffers stay
 below the dense backend's (proofs/08)."""
 
-WINDOW_MAX_STATES = 1 << 14
-"""Frontier limit for the lower-bound window; beyond it the greedy bound is used."""
+WINDOW_MAX_STATES = 1 << 16
+"""Size limit for the lower-bound window (table cells or frontier states);
+beyond it the greedy bound is used."""
 
 _BOUND_FIXING = True
 """Knob for tests: when false, skip the LP-bound fixing so the DP sees larger cores."""
@@ -166,11 +167,16 @@ def dp_knapsack_sliding_hirschberg(
 def _solve_window(
     weights: list[int], values: list[int], items: Sequence[int], capacity: int
 ) -> list[int] | None:
-    """Exact answer for the lower-bound window of :func:`.reductions.fix_by_bounds`,
-    by the sparse frontier with at most :data:`WINDOW_MAX_STATES` states."""
+    """Exact answer for the lower-bound window of :func:`.reductions.fix_by_bounds`:
+    a dense decision table when it has at most :data:`WINDOW_MAX_STATES` cells,
+    else the sparse frontier with at most that many states; ``None`` beyond."""
     dtype = profile_dtype(sum(values[i] for i in items))
     if dtype is None:
         return None
+    cells = len(items) * (capacity + 1)
+    if cells <= WINDOW_MAX_STATES:
+        backend = TorchBackend(weights, values, capacity, dtype, cells)
+        return backend.solve_small(items, capacity)
     return solve_by_frontier(weights, values, items, capacity, dtype, WINDOW_MAX_STATES)
 
 
