@@ -12,6 +12,7 @@ precondition (which would make the check vacuous) is a failure.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 import pytest
 from crosshair.core import run_checkables
@@ -71,7 +72,7 @@ def upstream_split_is_optimal(weights: list[int], values: list[int], capacity: i
     return weight <= capacity and sum(values[i] for i in saved) == best
 
 
-def _verdicts(function: object) -> list[MessageType]:
+def _verdicts(function: Callable[..., bool]) -> list[MessageType]:
     return [message.state for message in run_checkables(analyze_function(function, OPTIONS))]
 
 
