@@ -13,7 +13,7 @@ R3. ``w_i == 0`` and ``v_i > 0``: always saved (adding it is strictly better).
 R4. If the remaining items weigh at most ``Q`` together, save them all.
 R5. Otherwise cap the capacity at ``C = min(Q, sum of remaining weights)``.
 
-Bound fixing (:func:`fix_by_bounds`), O(n log n): for any rational ``r >= 0``
+R6. Bound fixing (:func:`fix_by_bounds`), O(n log n): for any rational ``r >= 0``
 and any feasible ``S`` with ``x_j = b``::
 
     value(S) <= r*C + sum_{i != j} max(0, v_i - r*w_i) + b*(v_j - r*w_j)
@@ -25,6 +25,10 @@ critical one), an item whose bound for ``x_j = b`` is ``< LB`` has
 ``x_j = 1 - b`` in every optimal selection, so it is fixed. All comparisons
 are scaled by the critical weight and done in Python integers: no rounding.
 
+R7. If a known feasible selection's value reaches ``floor(U)`` for the LP
+bound ``U`` (values are integers, so ``OPT <= floor(U)``), it is optimal and
+the DP is skipped (subset-sum-like instances, where no item can be fixed).
+
 After the reductions every free item has ``v_i > 0`` and ``1 <= w_i <= C``,
 which is the precondition of :mod:`.driver`.
 """
@@ -33,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 MAX_BOUND_ROUNDS = 3
 """Rounds of bound fixing; on random instances the second round already fixes nothing."""
@@ -87,14 +92,29 @@ WindowSolver = Callable[[Sequence[int], int], "list[int] | None"]
 """``solve(items, capacity)``: an optimal subset, or ``None`` to decline."""
 
 
+class Fixing(NamedTuple):
+    """What one round of bound fixing proved.
+
+    Attributes:
+        fixed_in: items every optimal selection saves (Lemma 7.2).
+        fixed_out: items no optimal selection saves (Lemma 7.2).
+        optimal: a feasible selection whose value reaches the integer upper
+            bound, hence optimal (R7), or ``None``.
+    """
+
+    fixed_in: list[int]
+    fixed_out: list[int]
+    optimal: list[int] | None
+
+
 def fix_by_bounds(
     weights: Sequence[int],
     values: Sequence[int],
     items: Sequence[int],
     capacity: int,
     solve_window: WindowSolver | None = None,
-) -> tuple[list[int], list[int]]:
-    """Items that every optimal selection saves, and items it never saves.
+) -> Fixing:
+    """Fix items by the LP bound, or prove a known selection optimal.
 
     Precondition: the output of :func:`basic_reductions` with ``free`` non-empty
     (so the items do not all fit). The lower bound ``LB`` is the value of the
@@ -103,53 +123,51 @@ def fix_by_bounds(
     critical one plus an optimal subset of that window for the capacity left
     (the "core problem"; both are feasible sets, proofs/07 R6). Time
     O(n log n) integer operations plus one window solve.
-
-    Returns:
-        ``(fixed_in, fixed_out)``.
     """
     order = _efficiency_order(weights, values, items)
-    room, lower_bound, critical = capacity, 0, -1
+    room, critical, incumbent = capacity, -1, []
     for position, i in enumerate(order):
         if weights[i] <= room:
             room -= weights[i]
-            lower_bound += values[i]
+            incumbent.append(i)
         elif critical < 0:
             critical = position
     if solve_window is not None:
-        lower_bound = max(
-            lower_bound,
-            _window_lower_bound(weights, values, order, critical, capacity, solve_window),
-        )
+        window_set = _window_selection(weights, order, critical, capacity, solve_window)
+        if sum(values[i] for i in window_set) > sum(values[i] for i in incumbent):
+            incumbent = window_set
+    lower_bound = sum(values[i] for i in incumbent)
     # r = v_s / w_s; every quantity below is multiplied by w_s > 0.
     v_s, w_s = values[order[critical]], weights[order[critical]]
     reduced_costs = {i: w_s * values[i] - v_s * weights[i] for i in items}
     base = v_s * capacity + sum(d for d in reduced_costs.values() if d > 0)
+    if w_s * (lower_bound + 1) > base:  # LB >= floor(U) >= OPT (R7)
+        return Fixing([], [], incumbent)
     target = w_s * lower_bound
     fixed_in = [i for i in items if reduced_costs[i] > 0 and base - reduced_costs[i] < target]
     fixed_out = [i for i in items if reduced_costs[i] < 0 and base + reduced_costs[i] < target]
-    return fixed_in, fixed_out
+    return Fixing(fixed_in, fixed_out, None)
 
 
-def _window_lower_bound(
+def _window_selection(
     weights: Sequence[int],
-    values: Sequence[int],
     order: Sequence[int],
     critical: int,
     capacity: int,
     solve_window: WindowSolver,
-) -> int:
-    """Value of ``prefix + optimal(window)``, a feasible set; 0 if declined.
+) -> list[int]:
+    """``prefix + optimal(window)``, a feasible set; empty if declined.
 
     Every item before the critical position fits together (the greedy took
     them all), so the prefix before the window weighs at most ``capacity``.
     """
     first = max(0, critical - WINDOW_HALF_WIDTH)
-    prefix = order[:first]
+    prefix = list(order[:first])
     window = order[first : critical + WINDOW_HALF_WIDTH]
     chosen = solve_window(window, capacity - sum(weights[i] for i in prefix))
     if chosen is None:
-        return 0
-    return sum(values[i] for i in prefix) + sum(values[i] for i in chosen)
+        return []
+    return prefix + chosen
 
 
 def reduce_instance(
@@ -172,7 +190,11 @@ def reduce_instance(
         if not reduced.free:
             break
         window = solve_window if round_number == 0 else None
-        fixed_in, fixed_out = fix_by_bounds(weights, values, reduced.free, reduced.capacity, window)
+        fixed_in, fixed_out, optimal = fix_by_bounds(
+            weights, values, reduced.free, reduced.capacity, window
+        )
+        if optimal is not None:
+            return Reduced(tuple(forced + optimal), (), 0)
         if not fixed_in and not fixed_out:
             break
         settled = set(fixed_in) | set(fixed_out)

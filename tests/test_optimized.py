@@ -366,7 +366,7 @@ def test_bound_fixing_only_fixes_what_every_optimum_agrees_on(
     """proofs/07, R6: a fixed item has the same status in every optimal subset."""
     monkeypatch.setattr(reductions, "WINDOW_HALF_WIDTH", 2)
     rng = random.Random(11)
-    fixed_seen = 0
+    fixed_seen = proved_optimal = 0
     for _ in range(150):
         n = rng.randint(2, 10)
         weights, values, capacity = _random_core(rng, n, 60)
@@ -375,7 +375,7 @@ def test_bound_fixing_only_fixes_what_every_optimum_agrees_on(
             continue
         free = reduced.free
         window = functools.partial(solver._solve_window, weights, values) if with_window else None
-        fixed_in, fixed_out = reductions.fix_by_bounds(
+        fixed_in, fixed_out, optimal = reductions.fix_by_bounds(
             weights, values, free, reduced.capacity, window
         )
         subsets = [
@@ -385,11 +385,16 @@ def test_bound_fixing_only_fixes_what_every_optimum_agrees_on(
             if sum(weights[i] for i in s) <= reduced.capacity
         ]
         best = max(sum(values[i] for i in s) for s in subsets)
+        if optimal is not None:  # R7: a selection proved optimal by the bound
+            assert sum(weights[i] for i in optimal) <= reduced.capacity
+            assert sum(values[i] for i in optimal) == best
+            proved_optimal += 1
+            continue
         for s in subsets:
             if sum(values[i] for i in s) == best:
                 assert set(fixed_in) <= set(s) and not set(fixed_out) & set(s)
         fixed_seen += len(fixed_in) + len(fixed_out)
-    assert fixed_seen > 0
+    assert fixed_seen > 0 and proved_optimal > 0
 
 
 # --- errors, purity, determinism (SPEC 1, 8) ------------------------------------------
