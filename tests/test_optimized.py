@@ -118,13 +118,13 @@ def test_exhaustive_small_scope_frontier(n: int, frontier_always: None) -> None:
 
 @pytest.mark.parametrize("n", [3, 4, 8])
 def test_sampled_small_scope_frontier(n: int, frontier_always: None) -> None:
-    for memory, runtime, budget in sampled_scope(n, 1000, seed=20 + n):
+    for memory, runtime, budget in sampled_scope(n, 500, seed=20 + n):
         assert_optimal(memory, runtime, budget)
 
 
 @pytest.mark.parametrize("n", [3, 4])
 def test_sampled_small_scope(n: int, checked: None) -> None:
-    for memory, runtime, budget in sampled_scope(n, 3000, seed=n):
+    for memory, runtime, budget in sampled_scope(n, 2000, seed=n):
         assert_optimal(memory, runtime, budget)
 
 
