@@ -37,7 +37,7 @@ from .backends import ProfileBackend
 _BASE_CASE_ITEMS = 32
 """Segments with at most this many items are solved by ``solve_small``."""
 
-_BASE_CASE_CELLS = 1 << 22
+_BASE_CASE_CELLS = 1 << 24
 """Segments whose decision table has at most this many cells (one byte each)
 are solved by ``solve_small`` too, however many items they have."""
 

@@ -35,7 +35,7 @@ Cost (proofs/08), with ``n`` items, ``C = min(Q, sum w)`` and ``b`` the
 base-case size: time O(n log n) for the reductions plus O(n_core * C *
 log2(n_core / b)) for the core, with two or three kernel launches per item per
 recursion level; memory ``(C + 1) * (3 * itemsize + 8) + D`` bytes of buffers
-(``itemsize`` = 4 or 8; ``D <= max(b * (C + 1), 2**22)`` decision cells), plus
+(``itemsize`` = 4 or 8; ``D <= max(b * (C + 1), 2**24)`` decision cells), plus
 O(n); independent of ``n`` at fixed ``C``.
 
 Equivalent to, but faster than: :func:`knapsack_audit.reference.dp_knapsack`
