@@ -37,6 +37,9 @@ import torch
 class ProfileBackend(Protocol):
     """What :mod:`.driver` needs from an array backend."""
 
+    base_case_cell_limit: int | None
+    """Largest ``solve_small`` table this backend wants (``None``: the driver's)."""
+
     def profile(self, items: Sequence[int], capacity: int) -> list[int]:
         """``[OPT(items, c) for c in range(capacity + 1)]``."""
         ...
@@ -52,8 +55,14 @@ class ProfileBackend(Protocol):
         ...
 
 
+PYTHON_BASE_CASE_CELLS = 1 << 16
+"""The Python backend's base-case tables stay small: each cell is a Python int."""
+
+
 class PythonBackend:
     """Exact backend on lists of Python ints. Time O(len(items) * C) per call."""
+
+    base_case_cell_limit: int | None = PYTHON_BASE_CASE_CELLS
 
     def __init__(self, weights: Sequence[int], values: Sequence[int]) -> None:
         self._weights = weights
@@ -99,6 +108,8 @@ class TorchBackend:
     ``len(items) x (C' + 1)`` by :meth:`solve_small`. Per item: three kernel
     launches in :meth:`solve_small`, two elsewhere.
     """
+
+    base_case_cell_limit: int | None = None
 
     def __init__(
         self,

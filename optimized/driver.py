@@ -45,16 +45,22 @@ _DEBUG_CHECKS = False
 """When true, every profile, split and selection is checked against the reference."""
 
 
-def base_case_cells(n: int, capacity: int) -> int:
+def base_case_cells(n: int, capacity: int, cell_limit: int | None = None) -> int:
     """Decision-table cells ``solve_small`` may need for ``n`` items and capacity
-    ``capacity``: ``min(n, max(base, cells // (C + 1))) * (C + 1)`` (proofs/08)."""
-    rows = min(n, max(_BASE_CASE_ITEMS, _BASE_CASE_CELLS // (capacity + 1)))
+    ``capacity``: ``min(n, max(base, cells // (C + 1))) * (C + 1)`` (proofs/08),
+    with ``cells = min(_BASE_CASE_CELLS, cell_limit)``."""
+    cells = _cell_limit(cell_limit)
+    rows = min(n, max(_BASE_CASE_ITEMS, cells // (capacity + 1)))
     return rows * (capacity + 1)
 
 
-def is_base_case(n: int, capacity: int) -> bool:
+def is_base_case(n: int, capacity: int, cell_limit: int | None = None) -> bool:
     """Whether a segment of ``n`` items and capacity ``capacity`` is solved directly."""
-    return n <= _BASE_CASE_ITEMS or n * (capacity + 1) <= _BASE_CASE_CELLS
+    return n <= _BASE_CASE_ITEMS or n * (capacity + 1) <= _cell_limit(cell_limit)
+
+
+def _cell_limit(backend_limit: int | None) -> int:
+    return _BASE_CASE_CELLS if backend_limit is None else min(_BASE_CASE_CELLS, backend_limit)
 
 
 def solve(
@@ -89,7 +95,7 @@ def _solve_segment(
     if total <= capacity:
         saved.extend(items)
         return
-    if is_base_case(len(items), capacity):
+    if is_base_case(len(items), capacity, backend.base_case_cell_limit):
         chosen = backend.solve_small(items, capacity)
         if _DEBUG_CHECKS:
             checks.check_selection(weights, values, items, capacity, chosen)

@@ -67,7 +67,7 @@ from knapsack_audit.reference.validation import (
 )
 
 from . import checks, driver
-from .backends import ProfileBackend, PythonBackend, TorchBackend
+from .backends import PYTHON_BASE_CASE_CELLS, ProfileBackend, PythonBackend, TorchBackend
 from .frontier import MAX_ITEMS, solve_by_frontier
 from .reductions import reduce_instance
 
@@ -206,10 +206,11 @@ def _backend(
     core: tuple[int, ...],
     capacity: int,
 ) -> ProfileBackend:
-    decision_cells = driver.base_case_cells(len(core), capacity)
     dtype = profile_dtype(sum(values[i] for i in core))
     if dtype is not None:
+        decision_cells = driver.base_case_cells(len(core), capacity)
         return TorchBackend(weights, values, capacity, dtype, decision_cells)
+    decision_cells = driver.base_case_cells(len(core), capacity, PYTHON_BASE_CASE_CELLS)
     require_buffer_fits(
         instance,
         (decision_cells + 5 * (capacity + 1)) * PYTHON_CELL_BYTES,
