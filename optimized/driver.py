@@ -5,11 +5,11 @@ Input (the output of :mod:`.reductions`): items with ``v_i > 0`` and
 
 ``solve(segment, C)``:
 
-1. ``C <- min(C, total weight of segment)``; if the whole segment fits, save it
-   (all values are positive).
+1. If the whole segment weighs at most ``C``, save it (all values are
+   positive). So below, the segment's total weight exceeds ``C``.
 2. If the segment is small (:func:`is_base_case`: at most
    :data:`_BASE_CASE_ITEMS` items, or at most :data:`_BASE_CASE_CELLS` table
-   cells), solve it directly with a table of decision bits
+   cells and the backend's own limit), solve it directly with a table of decision bits
    (``backend.solve_small``).
 3. Otherwise split it into halves ``A`` (first) and ``B`` (second), compute
    their profiles ``L`` and ``R`` for capacities ``0..C``, take the first
