@@ -23,7 +23,8 @@ constant number of kernel launches per item and no Python work per cell. It is
 exact as long as every subset value fits the dtype (the solver checks that
 ``sum(values) <= iinfo(dtype).max`` before choosing it; proofs/07).
 
-Both backends use the same tie rules, so they return identical selections.
+Both backends use the same tie rules, so under the same recursion (the same
+base-case limits, as in the agreement tests) they return identical selections.
 """
 
 from __future__ import annotations
