@@ -1,5 +1,16 @@
-"""Fast exact solvers honouring docs/SPEC.md (issue #4 fills this package).
+"""Fast exact solvers honouring docs/SPEC.md (issue #4).
 
 ``knapsack_audit.optimized`` is installed from the top-level ``optimized/``
 folder (see CONTRIBUTING.md, "Layout").
+
+Modules: :mod:`.solver` (the public solver), :mod:`.reductions` (exact
+reductions and bound fixing), :mod:`.driver` (Hirschberg divide and conquer),
+:mod:`.backends` (pure-Python and torch array backends), :mod:`.frontier`
+(sparse Pareto frontier for small cores), :mod:`.checks` (invariant
+checkers), :mod:`.integration` (drop-in use inside torch's partitioner).
+Proofs: proofs/04, 06, 07, 08, 09.
 """
+
+from .solver import dp_knapsack_sliding_hirschberg
+
+__all__ = ["dp_knapsack_sliding_hirschberg"]

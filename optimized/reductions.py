@@ -1,0 +1,206 @@
+"""Exact reductions applied before the dynamic programme (proofs/07_reductions.md).
+
+Every reduction here keeps at least one optimal selection reachable (SPEC 3.3);
+most keep *every* optimal selection. They work on exact Python integers: the
+weights ``w_i`` of SPEC 2 and the scaled runtimes ``v_i`` of
+:func:`~knapsack_audit.reference.validation.integer_runtimes`.
+
+Basic reductions (:func:`basic_reductions`), each O(n):
+
+R1. ``v_i <= 0``: never saved (SPEC 4.2; leaving it out never lowers the value).
+R2. ``w_i > Q``: never fits.
+R3. ``w_i == 0`` and ``v_i > 0``: always saved (adding it is strictly better).
+R4. If the remaining items weigh at most ``Q`` together, save them all.
+R5. Otherwise cap the capacity at ``C = min(Q, sum of remaining weights)``.
+
+R6. Bound fixing (:func:`fix_by_bounds`), O(n log n): for any rational ``r >= 0``
+and any feasible ``S`` with ``x_j = b``::
+
+    value(S) <= r*C + sum_{i != j} max(0, v_i - r*w_i) + b*(v_j - r*w_j)
+
+(the Lagrangian/LP dual bound of Dembo and Hammer). With ``r`` the critical
+efficiency and a lower bound ``LB`` (the value of a feasible set: the greedy
+fill, or the greedy prefix plus an exactly solved window of items around the
+critical one), an item whose bound for ``x_j = b`` is ``< LB`` has
+``x_j = 1 - b`` in every optimal selection, so it is fixed. All comparisons
+are scaled by the critical weight and done in Python integers: no rounding.
+
+R7. If a known feasible selection's value reaches ``floor(U)`` for the LP
+bound ``U`` (values are integers, so ``OPT <= floor(U)``), it is optimal and
+the DP is skipped (subset-sum-like instances, where no item can be fixed).
+
+After the reductions every free item has ``v_i > 0`` and ``1 <= w_i <= C``,
+which is the precondition of :mod:`.driver`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+MAX_BOUND_ROUNDS = 3
+"""Rounds of bound fixing; on random instances the second round already fixes nothing."""
+
+EFFICIENCY_FRACTION_BITS = 64
+"""Fixed-point bits of the efficiency key used only to *order* items."""
+
+
+@dataclass(frozen=True)
+class Reduced:
+    """The result of the exact reductions.
+
+    Attributes:
+        forced: items saved without the DP (R3, R4, fixed by bounds).
+        free: items left for the DP: ``v_i > 0`` and ``1 <= w_i <= capacity``.
+        capacity: the capacity left for ``free``, at most their total weight
+            (0 when ``free`` is empty).
+    """
+
+    forced: tuple[int, ...]
+    free: tuple[int, ...]
+    capacity: int
+
+
+def basic_reductions(
+    weights: Sequence[int], values: Sequence[int], items: Sequence[int], capacity: int
+) -> Reduced:
+    """Apply R1-R5 to ``items`` with budget ``capacity``. Time O(len(items))."""
+    candidates = [i for i in items if values[i] > 0 and weights[i] <= capacity]
+    forced = [i for i in candidates if weights[i] == 0]
+    free = [i for i in candidates if weights[i] > 0]
+    total = sum(weights[i] for i in free)
+    if total <= capacity:
+        return Reduced(tuple(forced + free), (), 0)
+    return Reduced(tuple(forced), tuple(free), min(capacity, total))
+
+
+def _efficiency_order(
+    weights: Sequence[int], values: Sequence[int], items: Sequence[int]
+) -> list[int]:
+    """Items by decreasing ``v/w`` (fixed-point key, ties by index); the order only
+    affects how strong the bounds are, never their validity."""
+    return sorted(
+        items, key=lambda i: (-((values[i] << EFFICIENCY_FRACTION_BITS) // weights[i]), i)
+    )
+
+
+WINDOW_HALF_WIDTH = 8
+"""Items on each side of the critical item that the window lower bound re-solves."""
+
+WindowSolver = Callable[[Sequence[int], int], "list[int] | None"]
+"""``solve(items, capacity)``: an optimal subset, or ``None`` to decline."""
+
+
+class Fixing(NamedTuple):
+    """What one round of bound fixing proved.
+
+    Attributes:
+        fixed_in: items every optimal selection saves (Lemma 7.2).
+        fixed_out: items no optimal selection saves (Lemma 7.2).
+        optimal: a feasible selection whose value reaches the integer upper
+            bound, hence optimal (R7), or ``None``.
+    """
+
+    fixed_in: list[int]
+    fixed_out: list[int]
+    optimal: list[int] | None
+
+
+def fix_by_bounds(
+    weights: Sequence[int],
+    values: Sequence[int],
+    items: Sequence[int],
+    capacity: int,
+    solve_window: WindowSolver | None = None,
+) -> Fixing:
+    """Fix items by the LP bound, or prove a known selection optimal.
+
+    Precondition: the output of :func:`basic_reductions` with ``free`` non-empty
+    (so the items do not all fit). The lower bound ``LB`` is the value of the
+    greedy fill, or, if ``solve_window`` is given and answers, of the greedy
+    prefix before a window of ``2 * WINDOW_HALF_WIDTH`` items around the
+    critical one plus an optimal subset of that window for the capacity left
+    (the "core problem"; both are feasible sets, proofs/07 R6). Time
+    O(n log n) integer operations plus one window solve.
+    """
+    order = _efficiency_order(weights, values, items)
+    room, critical, incumbent = capacity, -1, []
+    for position, i in enumerate(order):
+        if weights[i] <= room:
+            room -= weights[i]
+            incumbent.append(i)
+        elif critical < 0:
+            critical = position
+    if solve_window is not None:
+        window_set = _window_selection(weights, order, critical, capacity, solve_window)
+        if sum(values[i] for i in window_set) > sum(values[i] for i in incumbent):
+            incumbent = window_set
+    lower_bound = sum(values[i] for i in incumbent)
+    # r = v_s / w_s; every quantity below is multiplied by w_s > 0.
+    v_s, w_s = values[order[critical]], weights[order[critical]]
+    reduced_costs = {i: w_s * values[i] - v_s * weights[i] for i in items}
+    base = v_s * capacity + sum(d for d in reduced_costs.values() if d > 0)
+    if w_s * (lower_bound + 1) > base:  # LB >= floor(U) >= OPT (R7)
+        return Fixing([], [], incumbent)
+    target = w_s * lower_bound
+    fixed_in = [i for i in items if reduced_costs[i] > 0 and base - reduced_costs[i] < target]
+    fixed_out = [i for i in items if reduced_costs[i] < 0 and base + reduced_costs[i] < target]
+    return Fixing(fixed_in, fixed_out, None)
+
+
+def _window_selection(
+    weights: Sequence[int],
+    order: Sequence[int],
+    critical: int,
+    capacity: int,
+    solve_window: WindowSolver,
+) -> list[int]:
+    """``prefix + optimal(window)``, a feasible set; empty if declined.
+
+    Every item before the critical position fits together (the greedy took
+    them all), so the prefix before the window weighs at most ``capacity``.
+    """
+    first = max(0, critical - WINDOW_HALF_WIDTH)
+    prefix = list(order[:first])
+    window = order[first : critical + WINDOW_HALF_WIDTH]
+    chosen = solve_window(window, capacity - sum(weights[i] for i in prefix))
+    if chosen is None:
+        return []
+    return prefix + chosen
+
+
+def reduce_instance(
+    weights: Sequence[int],
+    values: Sequence[int],
+    capacity: int,
+    *,
+    use_bounds: bool = True,
+    solve_window: WindowSolver | None = None,
+) -> Reduced:
+    """Apply the basic reductions and, if ``use_bounds``, up to
+    :data:`MAX_BOUND_ROUNDS` rounds of bound fixing (each followed by the basic
+    reductions on what is left). Only the first round solves the window (it
+    does most of the fixing); later rounds use the greedy bound. Time
+    O(n log n) plus one window solve.
+    """
+    reduced = basic_reductions(weights, values, range(len(weights)), capacity)
+    forced = list(reduced.forced)
+    for round_number in range(MAX_BOUND_ROUNDS if use_bounds else 0):
+        if not reduced.free:
+            break
+        window = solve_window if round_number == 0 else None
+        fixed_in, fixed_out, optimal = fix_by_bounds(
+            weights, values, reduced.free, reduced.capacity, window
+        )
+        if optimal is not None:
+            return Reduced(tuple(forced + optimal), (), 0)
+        if not fixed_in and not fixed_out:
+            break
+        settled = set(fixed_in) | set(fixed_out)
+        forced += fixed_in
+        remaining = [i for i in reduced.free if i not in settled]
+        room = reduced.capacity - sum(weights[i] for i in fixed_in)
+        reduced = basic_reductions(weights, values, remaining, room)
+        forced += reduced.forced
+    return Reduced(tuple(forced), reduced.free, reduced.capacity)

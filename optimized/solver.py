@@ -1,0 +1,219 @@
+"""Exact 0/1 knapsack in O(Q) memory: sliding window + Hirschberg, fixed and fast.
+
+Problem (SPEC 3): items ``i = 0..n-1`` with quantized weights ``w_i`` (ints
+>= 0, SPEC 2) and runtimes ``v_i`` (finite floats, any sign); budget ``Q``.
+Find ``S`` maximising ``sum(v_i for i in S)`` subject to
+``sum(w_i for i in S) <= Q``. Recurrence (``OPT(0, c) = 0``)::
+
+    OPT(i, c) = max(OPT(i-1, c), v_i + OPT(i-1, c - w_i))   (second term if w_i <= c)
+
+Pipeline:
+
+1. :func:`~knapsack_audit.reference.validation.validate` (SPEC 1, 2), then the
+   buffer check of SPEC 1.6 from ``n`` and ``Q`` before any allocation.
+2. Exact integers: runtimes scaled by one power of two
+   (:func:`~knapsack_audit.reference.validation.integer_runtimes`).
+3. Exact reductions (:mod:`.reductions`, proofs/07): drop ``v_i <= 0`` and
+   ``w_i > Q``, save zero-weight positive items, save everything if it fits,
+   cap the capacity, fix items by the LP (Dembo-Hammer) bound; then divide the
+   remaining values by their gcd.
+4. The remaining *core* is solved by the Hirschberg driver (:mod:`.driver`,
+   proofs/06) over an array backend (:mod:`.backends`): sliding-window rows
+   (proofs/04) in ``torch.int32``/``torch.int64`` when the core's total value
+   fits (exact: every table entry is the value of a subset, at most that
+   total), else in Python integers (exact for any magnitude). A core of at
+   most 62 items with a large capacity first tries the sparse Pareto frontier
+   (:mod:`.frontier`, proofs/09), which gives up beyond ``(C + 1) / 4`` states.
+5. :func:`~knapsack_audit.reference.validation.format_result` (SPEC 7).
+
+Invariants: a profile row ``P`` after items ``A`` holds ``P[c] = OPT(A, c)``
+for ``0 <= c <= C`` (proofs/04); the split ``c*`` maximises
+``L[c] + R[C - c]`` and that maximum is ``OPT`` of the segment (proofs/06);
+each half receives at most its share, so the selection never exceeds ``Q``.
+
+Cost (proofs/08), with ``n`` items, ``C = min(Q, sum w)`` and ``b`` the
+base-case size: time O(n log n) for the reductions plus O(n_core * C *
+log2(n_core / b)) for the core, with two or three kernel launches per item per
+recursion level; memory ``(C + 1) * (3 * itemsize + 8) + D`` bytes of buffers
+(``itemsize`` = 4 or 8; ``D <= max(b * (C + 1), 2**24)`` decision cells), plus
+O(n); independent of ``n`` at fixed ``C``.
+
+Equivalent to, but faster than: :func:`knapsack_audit.reference.dp_knapsack`
+(the values are equal; the selection may differ among ties, SPEC 6.2).
+
+Unlike upstream ``dp_knapsack_sliding_hirschberg`` (torch 2.10-2.14), the
+right half gets ``C - c*`` units, not one more (pytorch issue #197871), so the
+result is never over budget; arithmetic is exact rather than float32.
+
+References:
+    D. S. Hirschberg, "A linear space algorithm for computing maximal common
+    subsequences", Communications of the ACM 18(6), 1975.
+    H. Kellerer, U. Pferschy, D. Pisinger, *Knapsack Problems*, Springer 2004
+    (sec. 3.3 storage reduction, sec. 3.4 Dembo-Hammer reduction, sec. 5.1).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import torch
+from knapsack_audit.reference.validation import (
+    Instance,
+    format_result,
+    integer_runtimes,
+    require_buffer_fits,
+    validate,
+)
+
+from . import checks, driver
+from .backends import PYTHON_BASE_CASE_CELLS, ProfileBackend, PythonBackend, TorchBackend
+from .frontier import MAX_ITEMS, solve_by_frontier
+from .reductions import reduce_instance
+
+_FRONTIER_MAX_ITEMS = MAX_ITEMS
+"""Cores of at most this many items try the sparse frontier (:mod:`.frontier`)
+first when their dense table would have at least :data:`_FRONTIER_MIN_CELLS`
+cells; tests set these knobs to force or disable it."""
+
+_FRONTIER_MIN_CELLS = 1 << 16
+
+FRONTIER_STATES_PER_UNIT = 4
+"""The frontier gives up beyond ``(C + 1) // 4`` states, so its buffers stay
+below the dense backend's (proofs/08)."""
+
+WINDOW_MAX_STATES = 1 << 16
+"""Size limit for the lower-bound window (table cells or frontier states);
+beyond it the greedy bound is used."""
+
+_BOUND_FIXING = True
+"""Knob for tests: when false, skip the LP-bound fixing so the DP sees larger cores."""
+
+PYTHON_CELL_BYTES = 48
+"""Upper estimate of one Python-int row cell (list slot plus int object); the
+Python backend holds at most the base-case table or five rows at once (L, R,
+sums and two working rows)."""
+
+
+def profile_dtype(total_value: int) -> torch.dtype | None:
+    """The narrowest integer dtype holding every subset value, or ``None``.
+
+    Every table entry and every split sum is the value of a subset of the core,
+    so it lies in ``0..total_value`` (proofs/07); ``None`` selects Python ints.
+    """
+    for dtype in (torch.int32, torch.int64):
+        if total_value <= torch.iinfo(dtype).max:
+            return dtype
+    return None
+
+
+def dp_knapsack_sliding_hirschberg(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> tuple[float, list[int], list[int]]:
+    """Solve the quantized 0/1 knapsack exactly in O(Q) memory.
+
+    Same signature and conventions as upstream's function of the same name
+    (SPEC 7), without its over-budget bug.
+
+    Args:
+        memory: item sizes, finite and >= 0; quantized to ``round(m * 10000)``.
+        runtime: item runtimes, finite, any sign (SPEC 1.7, 4.2).
+        max_memory: the budget, finite and >= 0; quantized like ``memory``.
+
+    Returns:
+        ``(value, saved, recomputable)``: ``saved`` is an optimal selection
+        (SPEC 3.3), ascending; ``recomputable`` the rest, descending; ``value``
+        the float nearest to the exact sum of the saved runtimes (SPEC 7.1).
+
+    Raises:
+        TypeError, ValueError: invalid input (SPEC 1).
+        BudgetTooLargeError: ``(C + 1) * (3 * 8 + 8) + D`` bytes, with
+            ``C = min(Q, sum w)`` and ``D`` the base-case decision cells
+            (:func:`.driver.base_case_cells`), exceed the available memory
+            (SPEC 1.6); checked before any allocation.
+
+    Time O(n log n + n_core * C * log n_core), memory O(C + n) (proofs/08).
+
+    >>> dp_knapsack_sliding_hirschberg([1e-4] * 3, [1.0] * 3, 1e-4)
+    (1.0, [0], [2, 1])
+    """
+    instance = validate(memory, runtime, max_memory)
+    weights = list(instance.weights)
+    columns = min(instance.capacity, sum(weights))
+    decision_cells = driver.base_case_cells(instance.n, columns)
+    require_buffer_fits(
+        instance,
+        TorchBackend.bytes_needed(columns, torch.int64, decision_cells),
+        f"3 x (C+1) int64 rows, (C+1) int64 indices, {decision_cells} bool cells, C={columns}",
+    )
+    values, _ = integer_runtimes(instance.runtimes)
+    reduced = reduce_instance(
+        weights,
+        values,
+        instance.capacity,
+        use_bounds=_BOUND_FIXING,
+        solve_window=lambda items, capacity: _solve_window(weights, values, items, capacity),
+    )
+    saved = list(reduced.forced)
+    if reduced.free:
+        core = reduced.free
+        divisor = math.gcd(*(values[i] for i in core))
+        for i in core:
+            values[i] //= divisor
+        saved += _solve_core(instance, weights, values, core, reduced.capacity)
+    return format_result(instance.runtimes, saved)
+
+
+def _solve_window(
+    weights: list[int], values: list[int], items: Sequence[int], capacity: int
+) -> list[int] | None:
+    """Exact answer for the lower-bound window of :func:`.reductions.fix_by_bounds`:
+    a dense decision table when it has at most :data:`WINDOW_MAX_STATES` cells,
+    else the sparse frontier with at most that many states; ``None`` beyond."""
+    dtype = profile_dtype(sum(values[i] for i in items))
+    if dtype is None:
+        return None
+    cells = len(items) * (capacity + 1)
+    if cells <= WINDOW_MAX_STATES:
+        backend = TorchBackend(weights, values, capacity, dtype, cells)
+        return backend.solve_small(items, capacity)
+    return solve_by_frontier(weights, values, items, capacity, dtype, WINDOW_MAX_STATES)
+
+
+def _solve_core(
+    instance: Instance, weights: list[int], values: list[int], core: tuple[int, ...], capacity: int
+) -> list[int]:
+    dtype = profile_dtype(sum(values[i] for i in core))
+    if (
+        dtype is not None
+        and len(core) <= _FRONTIER_MAX_ITEMS
+        and len(core) * (capacity + 1) >= _FRONTIER_MIN_CELLS
+    ):
+        states = (capacity + 1) // FRONTIER_STATES_PER_UNIT
+        chosen = solve_by_frontier(weights, values, core, capacity, dtype, states)
+        if chosen is not None:
+            if driver._DEBUG_CHECKS:
+                checks.check_selection(weights, values, core, capacity, chosen)
+            return chosen
+    backend = _backend(instance, weights, values, core, capacity)
+    return driver.solve(backend, weights, values, core, capacity)
+
+
+def _backend(
+    instance: Instance,
+    weights: list[int],
+    values: list[int],
+    core: tuple[int, ...],
+    capacity: int,
+) -> ProfileBackend:
+    dtype = profile_dtype(sum(values[i] for i in core))
+    if dtype is not None:
+        decision_cells = driver.base_case_cells(len(core), capacity)
+        return TorchBackend(weights, values, capacity, dtype, decision_cells)
+    decision_cells = driver.base_case_cells(len(core), capacity, PYTHON_BASE_CASE_CELLS)
+    require_buffer_fits(
+        instance,
+        (decision_cells + 5 * (capacity + 1)) * PYTHON_CELL_BYTES,
+        f"{decision_cells} + 5 x (C+1) Python-int cells, C={capacity}",
+    )
+    return PythonBackend(weights, values)

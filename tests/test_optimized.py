@@ -1,0 +1,471 @@
+"""Tests of knapsack_audit.optimized against the exact oracle and the reference.
+
+Validators check properties of the answer (partition, feasibility, exact
+optimality, value, types), never one expected item list: several selections
+can be optimal (SPEC 6.2).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import os
+import random
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from fractions import Fraction
+
+import pytest
+import torch
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from knapsack_audit.optimized import (
+    backends,
+    dp_knapsack_sliding_hirschberg,
+    driver,
+    frontier,
+    reductions,
+    solver,
+)
+from knapsack_audit.optimized import checks as invariants
+from knapsack_audit.reference import BudgetTooLargeError, dp_knapsack, exact_optimum, validate
+
+UNIT = 1e-4
+SMALL_RUNTIMES = (0, 0.5, 1, 2, 3, 1e8, -1)
+SMALL_WEIGHT_UNITS = range(4)
+SMALL_BUDGET_UNITS = range(8)
+
+
+def assert_optimal(memory: list[float], runtime: list[float], budget: float) -> None:
+    """Run ours and check SPEC 3.3, 5.1 and 7.1 against the exact oracle."""
+    value, saved, recomputable = dp_knapsack_sliding_hirschberg(memory, runtime, budget)
+    instance = validate(memory, runtime, budget)
+    assert type(value) is float
+    assert all(type(i) is int for i in saved + recomputable)
+    assert saved == sorted(saved) and recomputable == sorted(recomputable, reverse=True)
+    assert sorted(saved + recomputable) == list(range(instance.n))  # SPEC 7.2(b)
+    assert sum(instance.weights[i] for i in saved) <= instance.capacity  # SPEC 3.2
+    oracle = exact_optimum(memory, runtime, budget)
+    exact = sum((Fraction(runtime[i]) for i in saved), Fraction(0))
+    assert exact == oracle.value, (memory, runtime, budget, saved, oracle)  # SPEC 3.3
+    assert value == float(oracle.value)  # SPEC 5.1, 7.1
+
+
+def small_scope(n: int) -> Iterator[tuple[list[float], list[float], float]]:
+    """Every instance with ``n`` items of the exhaustive scope: weights 0..3 units,
+    runtimes from SMALL_RUNTIMES, budget 0..7 units."""
+    for units in itertools.product(SMALL_WEIGHT_UNITS, repeat=n):
+        memory = [k * UNIT for k in units]
+        for runtime in itertools.product(SMALL_RUNTIMES, repeat=n):
+            for budget in SMALL_BUDGET_UNITS:
+                yield memory, list(runtime), budget * UNIT
+
+
+def sampled_scope(
+    n: int, count: int, seed: int
+) -> Iterator[tuple[list[float], list[float], float]]:
+    rng = random.Random(seed)
+    for _ in range(count):
+        memory = [rng.choice(SMALL_WEIGHT_UNITS) * UNIT for _ in range(n)]
+        runtime = [rng.choice(SMALL_RUNTIMES) for _ in range(n)]
+        yield memory, runtime, rng.choice(SMALL_BUDGET_UNITS) * UNIT
+
+
+@pytest.fixture
+def deep_recursion(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Force the Hirschberg driver down to single items, with every invariant checked."""
+    monkeypatch.setattr(driver, "_BASE_CASE_ITEMS", 1)
+    monkeypatch.setattr(driver, "_BASE_CASE_CELLS", 0)
+    monkeypatch.setattr(driver, "_DEBUG_CHECKS", True)
+    monkeypatch.setattr(solver, "_BOUND_FIXING", False)
+
+
+@pytest.fixture
+def frontier_always(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Send every core to the sparse frontier, with the final selection checked."""
+    monkeypatch.setattr(solver, "_FRONTIER_MIN_CELLS", 0)
+    monkeypatch.setattr(driver, "_DEBUG_CHECKS", True)
+    monkeypatch.setattr(solver, "_BOUND_FIXING", False)
+
+
+@pytest.fixture
+def checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(driver, "_DEBUG_CHECKS", True)
+
+
+# --- exhaustive small scope (SPEC 3.3, 4.2, 5.1) -------------------------------------
+
+
+@pytest.mark.parametrize("n", [0, 1, 2])
+def test_exhaustive_small_scope(n: int, checked: None) -> None:
+    for memory, runtime, budget in small_scope(n):
+        assert_optimal(memory, runtime, budget)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2])
+def test_exhaustive_small_scope_deep_recursion(n: int, deep_recursion: None) -> None:
+    for memory, runtime, budget in small_scope(n):
+        assert_optimal(memory, runtime, budget)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2])
+def test_exhaustive_small_scope_frontier(n: int, frontier_always: None) -> None:
+    for memory, runtime, budget in small_scope(n):
+        assert_optimal(memory, runtime, budget)
+
+
+@pytest.mark.parametrize("n", [3, 4, 8])
+def test_sampled_small_scope_frontier(n: int, frontier_always: None) -> None:
+    for memory, runtime, budget in sampled_scope(n, 500, seed=20 + n):
+        assert_optimal(memory, runtime, budget)
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_sampled_small_scope(n: int, checked: None) -> None:
+    for memory, runtime, budget in sampled_scope(n, 2000, seed=n):
+        assert_optimal(memory, runtime, budget)
+
+
+@pytest.mark.parametrize("n", [3, 4, 6])
+def test_sampled_small_scope_deep_recursion(n: int, deep_recursion: None) -> None:
+    for memory, runtime, budget in sampled_scope(n, 1000, seed=10 + n):
+        assert_optimal(memory, runtime, budget)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    os.environ.get("KNAPSACK_AUDIT_SLOW") != "1", reason="nightly: set KNAPSACK_AUDIT_SLOW=1"
+)
+@pytest.mark.parametrize("n", [3, 4])
+def test_exhaustive_small_scope_slow(n: int) -> None:
+    """The full scope for n = 3 (175,616 instances, ~30 s) and n = 4 (4.9 million, ~15 min)."""
+    for memory, runtime, budget in small_scope(n):
+        assert_optimal(memory, runtime, budget)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 12),
+            st.one_of(st.sampled_from(SMALL_RUNTIMES), st.floats(-10, 1e6, allow_nan=False)),
+        ),
+        max_size=12,
+    ),
+    st.integers(0, 40),
+)
+@example([(1, 1.0)] * 3, 1)
+@example([(0, -1.0), (0, 2.0), (3, 0.0)], 0)
+def test_random_instances_are_optimal(items: list[tuple[int, float]], budget_units: int) -> None:
+    memory = [w * UNIT for w, _ in items]
+    runtime = [r for _, r in items]
+    assert_optimal(memory, runtime, budget_units * UNIT)
+
+
+# --- named cases ---------------------------------------------------------------------
+
+
+def test_issue_197871_is_fixed() -> None:
+    """Upstream saves [0, 1] (2 units for a 1-unit budget); the optimum is 1.0."""
+    assert dp_knapsack_sliding_hirschberg([1e-4] * 3, [1.0] * 3, 1e-4) == (1.0, [0], [2, 1])
+
+
+def test_issue_197871_deep_recursion(deep_recursion: None) -> None:
+    value, saved, _ = dp_knapsack_sliding_hirschberg([1e-4] * 3, [1.0] * 3, 1e-4)
+    assert (value, len(saved)) == (1.0, 1)
+
+
+def test_non_positive_runtimes_never_saved_zero_weight_positive_always() -> None:
+    """SPEC 4.2: negative never saved, zero-weight positive always saved."""
+    memory = [0.0, 0.0, 0.0, 1e-4, 2e-4]
+    runtime = [-1.0, 0.0, 2.5, -3.0, 0.0]
+    assert dp_knapsack_sliding_hirschberg(memory, runtime, 1.0) == (2.5, [2], [4, 3, 1, 0])
+    assert_optimal(memory, runtime, 1.0)
+
+
+def test_all_items_too_heavy_and_zero_budget() -> None:
+    assert dp_knapsack_sliding_hirschberg([5e-4, 9e-4], [1.0, 2.0], 4e-4) == (0.0, [], [1, 0])
+    assert dp_knapsack_sliding_hirschberg([1e-4], [1.0], 0.0) == (0.0, [], [0])
+    assert dp_knapsack_sliding_hirschberg([], [], 0.3) == (0.0, [], [])
+
+
+def _forbid_python_backend(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object) -> None:
+        raise AssertionError("the int64 path was expected, not the Python fallback")
+
+    monkeypatch.setattr(solver, "PythonBackend", refuse)
+
+
+def test_flops_runtimes_take_the_int64_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Flop counts up to 1e12 are exact in int64; the result equals the reference's."""
+    rng = random.Random(7)
+    memory = [rng.randint(1, 60) * UNIT for _ in range(150)]
+    runtime = [float(rng.randint(1, 10**12)) for _ in range(150)]
+    _forbid_python_backend(monkeypatch)
+    monkeypatch.setattr(solver, "_BOUND_FIXING", False)
+    ours = dp_knapsack_sliding_hirschberg(memory, runtime, 0.2)
+    reference = dp_knapsack(memory, runtime, 0.2)
+    assert ours[0] == reference[0]
+    instance = validate(memory, runtime, 0.2)
+    assert sum(instance.weights[i] for i in ours[1]) <= instance.capacity
+
+
+@pytest.mark.parametrize(
+    ("total", "dtype"),
+    [(2**31 - 1, torch.int32), (2**31, torch.int64), (2**63 - 1, torch.int64), (2**63, None)],
+)
+def test_profile_dtype_holds_every_subset_value(total: int, dtype: torch.dtype | None) -> None:
+    assert solver.profile_dtype(total) == dtype
+
+
+@pytest.mark.parametrize(
+    "runtime",
+    [
+        [2.0**62, 2.0**62 - 2**10, 2.0**61, 1.0, 3.0],
+        [1e300, 1e-300, 5e299, 3.0, 2.0],
+        [2.0**62, 0.5, 2.0**62, -1.0, 1.5],
+    ],
+)
+def test_huge_values_fall_back_to_exact_python_ints(
+    runtime: list[float], monkeypatch: pytest.MonkeyPatch, checked: None
+) -> None:
+    used: list[str] = []
+    original = backends.PythonBackend
+
+    def spy(*args: list[int]) -> backends.PythonBackend:
+        used.append("python")
+        return original(*args)
+
+    monkeypatch.setattr(solver, "PythonBackend", spy)
+    monkeypatch.setattr(solver, "_BOUND_FIXING", False)
+    memory = [2e-4, 1e-4, 2e-4, 1e-4, 1e-4]
+    for budget_units in range(7):
+        assert_optimal(memory, runtime, budget_units * UNIT)
+    assert used
+
+
+# --- equivalence with the reference (SPEC 6.2: values equal) --------------------------
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_equivalent_to_reference_dp_knapsack(seed: int) -> None:
+    rng = random.Random(seed)
+    n = rng.randint(20, 70)
+    memory = [rng.randint(0, 30) * UNIT for _ in range(n)]
+    runtime = [rng.choice([rng.random(), float(rng.randint(-5, 50)), 0.0]) for _ in range(n)]
+    budget = rng.randint(0, 300) * UNIT
+    ours = dp_knapsack_sliding_hirschberg(memory, runtime, budget)
+    reference = dp_knapsack(memory, runtime, budget)
+    assert ours[0] == reference[0]
+    instance = validate(memory, runtime, budget)
+    assert sum(instance.weights[i] for i in ours[1]) <= instance.capacity
+
+
+# --- backends and driver --------------------------------------------------------------
+
+
+def _random_core(rng: random.Random, n: int, max_value: int) -> tuple[list[int], list[int], int]:
+    weights = [rng.randint(1, 12) for _ in range(n)]
+    values = [rng.choice([rng.randint(1, 5), rng.randint(1, max_value)]) for _ in range(n)]
+    return weights, values, rng.randint(0, sum(weights))
+
+
+@pytest.mark.parametrize("base", [1, 2, 3, 32])
+@pytest.mark.parametrize("dtype", [torch.int32, torch.int64])
+def test_torch_and_python_backends_agree(
+    base: int, dtype: torch.dtype, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Identical selections (same tie rules), on many instances, with checks on."""
+    monkeypatch.setattr(driver, "_BASE_CASE_ITEMS", base)
+    monkeypatch.setattr(driver, "_BASE_CASE_CELLS", 0)
+    monkeypatch.setattr(driver, "_DEBUG_CHECKS", base == 1)
+    rng = random.Random(base)
+    max_value = 2**20 if dtype == torch.int32 else 2**56
+    for _ in range(40):
+        n = rng.randint(1, 24)
+        weights, values, capacity = _random_core(rng, n, max_value)
+        items = list(range(n))
+        python = driver.solve(
+            backends.PythonBackend(weights, values), weights, values, items, capacity
+        )
+        cells = n * (capacity + 1)
+        torch_backend = backends.TorchBackend(weights, values, capacity, dtype, cells)
+        assert driver.solve(torch_backend, weights, values, items, capacity) == python
+        invariants.check_selection(weights, values, items, capacity, python)
+
+
+def test_backend_profiles_equal_the_full_table() -> None:
+    rng = random.Random(3)
+    for _ in range(30):
+        weights, values, capacity = _random_core(rng, rng.randint(0, 15), 1000)
+        items = list(range(len(weights)))
+        torch_backend = backends.TorchBackend(weights, values, capacity, torch.int64, 1)
+        for backend in (backends.PythonBackend(weights, values), torch_backend):
+            invariants.check_profile(
+                backend.profile(items, capacity), weights, values, items, capacity
+            )
+
+
+@pytest.mark.parametrize("dtype", [torch.int32, torch.int64])
+def test_frontier_is_optimal_and_gives_up_beyond_its_state_limit(dtype: torch.dtype) -> None:
+    rng = random.Random(5)
+    gave_up = 0
+    for _ in range(60):
+        n = rng.randint(1, 20)
+        weights, values, capacity = _random_core(rng, n, 2**20)
+        items = list(range(n))
+        chosen = frontier.solve_by_frontier(weights, values, items, capacity, dtype, 10**6)
+        assert chosen is not None
+        invariants.check_selection(weights, values, items, capacity, chosen)
+        gave_up += frontier.solve_by_frontier(weights, values, items, capacity, dtype, 1) is None
+    assert gave_up > 0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_large_capacity_small_core_takes_the_frontier(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The n = 100, Q = 10**6 shape of the benchmark, checked against the oracle."""
+    answers: list[list[int] | None] = []
+    original = frontier.solve_by_frontier
+
+    def spy(*args: object) -> list[int] | None:
+        answers.append(original(*args))  # type: ignore[arg-type]
+        return answers[-1]
+
+    monkeypatch.setattr(solver, "solve_by_frontier", spy)
+    rng = random.Random(seed)
+    memory = [rng.random() * 6.6 for _ in range(60)]
+    runtime = [rng.random() for _ in range(60)]
+    assert_optimal(memory, runtime, 60.0)
+    assert answers and answers[-1] is not None
+
+
+def test_frontier_uses_all_62_mask_bits() -> None:
+    """Item 61 (the highest mask bit) is saved and decoded."""
+    weights, values = [2] * 61 + [1], [1] * 61 + [5]
+    assert frontier.solve_by_frontier(weights, values, range(62), 1, torch.int64, 100) == [61]
+
+
+def test_checkers_reject_wrong_claims() -> None:
+    weights, values = [1, 1, 1], [1, 1, 1]
+    with pytest.raises(AssertionError):
+        invariants.check_profile([0, 1, 1], weights, values, [0, 1, 2], 2)
+    with pytest.raises(AssertionError):  # upstream's split: right half gets C - c + 1
+        invariants.check_split(weights, values, [1, 2], [0], 1, 0, 2)
+    with pytest.raises(AssertionError):
+        invariants.check_selection(weights, values, [0, 1, 2], 1, [0, 1])
+
+
+@pytest.mark.parametrize("with_window", [False, True])
+def test_bound_fixing_only_fixes_what_every_optimum_agrees_on(
+    with_window: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """proofs/07, R6: a fixed item has the same status in every optimal subset."""
+    monkeypatch.setattr(reductions, "WINDOW_HALF_WIDTH", 2)
+    rng = random.Random(11)
+    fixed_seen = proved_optimal = 0
+    for _ in range(150):
+        n = rng.randint(2, 10)
+        weights, values, capacity = _random_core(rng, n, 60)
+        reduced = reductions.basic_reductions(weights, values, range(n), capacity)
+        if not reduced.free:
+            continue
+        free = reduced.free
+        window = functools.partial(solver._solve_window, weights, values) if with_window else None
+        fixed_in, fixed_out, optimal = reductions.fix_by_bounds(
+            weights, values, free, reduced.capacity, window
+        )
+        subsets = [
+            s
+            for k in range(len(free) + 1)
+            for s in itertools.combinations(free, k)
+            if sum(weights[i] for i in s) <= reduced.capacity
+        ]
+        best = max(sum(values[i] for i in s) for s in subsets)
+        if optimal is not None:  # R7: a selection proved optimal by the bound
+            assert sum(weights[i] for i in optimal) <= reduced.capacity
+            assert sum(values[i] for i in optimal) == best
+            proved_optimal += 1
+            continue
+        for s in subsets:
+            if sum(values[i] for i in s) == best:
+                assert set(fixed_in) <= set(s) and not set(fixed_out) & set(s)
+        fixed_seen += len(fixed_in) + len(fixed_out)
+    assert fixed_seen > 0 and proved_optimal > 0
+
+
+# --- errors, purity, determinism (SPEC 1, 8) ------------------------------------------
+
+
+BAD_INPUTS: list[tuple[object, object, object]] = [
+    (None, [1.0], 0.5),
+    ([1.0], "ab", 0.5),
+    ([0.1, 0.2], [1.0], 0.5),
+    ([True], [1.0], 0.5),
+    ([0.1], [float("nan")], 0.5),
+    ([0.1], [1.0], float("inf")),
+    ([-0.5], [1.0], 0.5),
+    ([0.1], [1.0], -1.0),
+    ([0.1], [10**400], 0.5),
+    ([0.1], [1.0], True),
+]
+
+
+@pytest.mark.parametrize(("memory", "runtime", "budget"), BAD_INPUTS)
+def test_errors_match_the_reference(memory: object, runtime: object, budget: object) -> None:
+    """SPEC 1: same error type and message as the reference, in the same check order."""
+    with pytest.raises((TypeError, ValueError)) as expected:
+        dp_knapsack(memory, runtime, budget)  # type: ignore[arg-type]
+    with pytest.raises(expected.type, match="^" + re.escape(str(expected.value)) + "$"):
+        dp_knapsack_sliding_hirschberg(memory, runtime, budget)  # type: ignore[arg-type]
+
+
+def test_budget_too_large_is_refused_before_allocating() -> None:
+    """SPEC 1.6: Q = 10**16 units with items as heavy cannot fit any buffer."""
+    for solver_function in (dp_knapsack, dp_knapsack_sliding_hirschberg):
+        with pytest.raises(BudgetTooLargeError, match="Q=10000000000000000"):
+            solver_function([1e12, 1e12], [1.0, 2.0], 1e12)
+
+
+def test_huge_budget_with_light_items_is_capped_not_refused() -> None:
+    assert dp_knapsack_sliding_hirschberg([1e-4, 2e-4], [1.0, 2.0], 1e12) == (3.0, [0, 1], [])
+
+
+def test_inputs_are_not_mutated() -> None:
+    memory = [3e-4, 0.0, 1e-4, 2e-4, 5e-4]
+    runtime = [2.0, -1.0, 0.0, 2**62, 1.5]
+    copies = (list(memory), list(runtime))
+    dp_knapsack_sliding_hirschberg(memory, runtime, 4e-4)
+    assert (memory, runtime) == copies
+    as_tuples: tuple[object, object] = (tuple(memory), tuple(runtime))
+    assert dp_knapsack_sliding_hirschberg(*as_tuples, 4e-4) == (  # type: ignore[arg-type]
+        dp_knapsack_sliding_hirschberg(memory, runtime, 4e-4)
+    )
+
+
+DETERMINISM_SCRIPT = """
+import random
+from knapsack_audit.optimized import dp_knapsack_sliding_hirschberg
+rng = random.Random(5)
+memory = [rng.randint(0, 40) * 1e-4 for _ in range(300)]
+runtime = [float(rng.choice([1, 2, 3, 4])) for _ in range(300)]
+print(dp_knapsack_sliding_hirschberg(memory, runtime, 0.05))
+"""
+
+
+def test_deterministic_across_calls_and_processes() -> None:
+    """SPEC 8.1: many ties; the same answer in-process and under other hash seeds."""
+    namespace: dict[str, object] = {}
+    exec(DETERMINISM_SCRIPT.replace("print(", "result = ("), namespace)
+    results = {repr(namespace["result"])}
+    for seed in ("12345",):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        output = subprocess.run(
+            [sys.executable, "-c", DETERMINISM_SCRIPT], env=env, capture_output=True, text=True
+        )
+        assert output.returncode == 0, output.stderr
+        results.add(output.stdout.strip())
+    assert len(results) == 1
