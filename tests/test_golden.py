@@ -20,6 +20,7 @@ from knapsack_audit.reference import exact_optimum, quantize
 
 from knapsack_audit.golden import capture, fixtures, models, replay
 from knapsack_audit.golden.fixtures import Fixture
+from knapsack_audit.properties import Finding
 
 MIN_FIXTURES = 100
 MIN_MODELS = 6
@@ -34,7 +35,7 @@ def golden() -> list[Fixture]:
     return fixtures.load()
 
 
-def _describe(findings: Sequence[replay.Finding]) -> str:
+def _describe(findings: Sequence[Finding]) -> str:
     return "\n".join(
         f"{f.property} ({f.clause}): {f.message:.300} on {f.case.as_call():.300}"
         for f in findings[:5]

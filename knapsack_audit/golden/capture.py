@@ -243,10 +243,14 @@ def record_decisions() -> Iterator[list[Decision]]:
         decisions[-1].calls.append((case, tuple(saved), tuple(recomputable)))
         return value, saved, recomputable
 
-    partitioners.choose_saved_values_set = choose
-    partitioners._optimize_runtime_with_given_memory = optimize
+    replaced = {
+        "choose_saved_values_set": (choose, original_choose),
+        "_optimize_runtime_with_given_memory": (optimize, original_optimize),
+    }
+    for name, (wrapper, _) in replaced.items():
+        setattr(partitioners, name, wrapper)
     try:
         yield decisions
     finally:
-        partitioners.choose_saved_values_set = original_choose
-        partitioners._optimize_runtime_with_given_memory = original_optimize
+        for name, (_, original) in replaced.items():
+            setattr(partitioners, name, original)
