@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 import torch
 from knapsack_audit.reference import exact_optimum, quantize
 
+from knapsack_audit.cases import Case
 from knapsack_audit.golden import capture, fixtures, models, replay
 from knapsack_audit.golden.fixtures import Fixture
 from knapsack_audit.properties import Finding
@@ -155,3 +157,43 @@ def test_optimized_solver_is_replayed_when_importable() -> None:
         importlib.import_module("knapsack_audit.optimized"), "dp_knapsack_sliding_hirschberg"
     )
     assert (replay.OPTIMIZED in names) == optimized
+
+
+def test_replay_detects_the_known_hirschberg_overrun() -> None:
+    """The replay is not vacuous: it reports upstream issue #197871 (SPEC 3.2).
+
+    Memory ``[1e-4] * 3``, runtime ``[1.0] * 3``, budget ``1e-4`` (1 unit):
+    upstream's Hirschberg solver saves two items, one unit over the budget.
+    """
+    case = Case((1e-4,) * 3, (1.0,) * 3, 1e-4)
+    fixture = fixtures.from_record(
+        fixtures.call_record(case, {}, (2.0, [0, 1], [2])), source="synthetic"
+    )
+    hirschberg = next(
+        solver
+        for solver in replay.upstream_solvers()
+        if solver.name.endswith(":dp_knapsack_sliding_hirschberg")
+    )
+    assert replay.overrun_units(hirschberg.function, fixture) == 1
+    assert "feasibility" in replay.count(replay.replay(hirschberg, [fixture]))
+
+
+def test_a_record_without_a_provenance_field_is_reported() -> None:
+    case = Case((0.25, 0.5), (3, 1), 0.5)
+    origin = {name: "x" for name in fixtures.PROVENANCE_FIELDS}
+    del origin["captured_at"]
+    record = fixtures.call_record(case, origin, (3.0, [0], [1]))
+    assert record["optimum"] == "3/1"
+    assert fixtures.missing_provenance(fixtures.from_record(record, "synthetic")) == ["captured_at"]
+
+
+def test_fixture_files_round_trip_exactly(tmp_path: Path) -> None:
+    """Floats are written with repr: reading a file back gives the same values, bit for bit."""
+    case = Case((0.1 + 0.2, 5e-05, 1 / 3), (1e-300, 2.5, 7), 0.30000000000000004)
+    origin = {name: "x" for name in fixtures.PROVENANCE_FIELDS}
+    fixtures.write_file(
+        tmp_path / "synthetic-flops", [fixtures.call_record(case, origin, (0.0, [], [2, 1, 0]))]
+    )
+    (loaded,) = fixtures.load(tmp_path)
+    assert loaded.case == case
+    assert [type(r) for r in loaded.case.runtime] == [float, float, int]
