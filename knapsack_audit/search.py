@@ -33,6 +33,14 @@ METAMORPHIC_PROPERTIES = (
 PROPERTIES = (*props.CALL_PROPERTIES, *METAMORPHIC_PROPERTIES)
 
 
+class SearchStopped(BaseException):
+    """Raise from the solver or ``on_example`` to end :func:`audit` early.
+
+    A ``BaseException``, so neither :func:`knapsack_audit.properties.call` nor
+    Hypothesis treats it as a failure; :func:`audit` returns what it has found.
+    """
+
+
 class PropertyFailed(AssertionError):
     """Raised inside the Hypothesis test; one subclass per property."""
 
@@ -53,6 +61,10 @@ class AuditResult:
     examples: int = 0
     seconds: float = 0.0
     calls: Counter[str] = field(default_factory=Counter)
+    found_at: dict[str, tuple[int, float]] = field(default_factory=dict)
+    """Per finding: (examples tried, seconds elapsed) when it was found."""
+    stopped_early: bool = False
+    """The time budget or a :class:`SearchStopped` ended the search."""
 
     def failed(self) -> list[str]:
         """Names of the failing properties, in :data:`PROPERTIES` order."""
@@ -101,6 +113,7 @@ def audit(
     domain: str = "partitioner",
     pinned: Sequence[Case] = (),
     on_example: Callable[[int], None] | None = None,
+    time_budget: float | None = None,
 ) -> AuditResult:
     """Search for failures of ``properties`` and shrink each to a minimal case.
 
@@ -121,6 +134,7 @@ def audit(
         domain: ``"partitioner"`` or ``"extended"`` (SPEC 4.4).
         pinned: cases always tried first (known upstream bugs).
         on_example: called with the running example count (progress display).
+        time_budget: seconds after which no new round starts.
     """
     wanted = set(properties)
     unknown = wanted - set(PROPERTIES)
@@ -138,18 +152,26 @@ def audit(
     )
     tiers = [strategy] if strategy is not None else [small_cases(domain), cases(domain)]
     started = time.perf_counter()
-    while wanted:
-        finding = None
-        for tier in tiers:
-            finding = _search_round(
-                solver, judge, tier, run_settings, wanted, pinned, result, on_example
-            )
-            if finding is not None:
+    try:
+        while wanted:
+            if time_budget is not None and time.perf_counter() - started > time_budget:
+                result.stopped_early = True
                 break
-        if finding is None:
-            break
-        result.findings[finding.property] = minimize(solver, judge, finding)
-        wanted.discard(finding.property)
+            finding = None
+            for tier in tiers:
+                finding = _search_round(
+                    solver, judge, tier, run_settings, wanted, pinned, result, on_example
+                )
+                if finding is not None:
+                    break
+            if finding is None:
+                break
+            result.findings[finding.property] = finding
+            result.found_at[finding.property] = (result.examples, time.perf_counter() - started)
+            wanted.discard(finding.property)
+            result.findings[finding.property] = minimize(solver, judge, finding)
+    except SearchStopped:
+        result.stopped_early = True
     result.seconds = time.perf_counter() - started
     return result
 
@@ -182,7 +204,7 @@ def _search_round(
     result: AuditResult,
     on_example: Callable[[int], None] | None,
 ) -> Finding | None:
-    def check(case: Case, data: st.DataObject) -> None:
+    def check(case: Case, data: st.DataObject | None) -> None:
         result.examples += 1
         if on_example is not None:
             on_example(result.examples)
@@ -235,4 +257,6 @@ def _without(case: Case, i: int) -> Case:
 def _pin(test: Callable[..., None], case: Case) -> Callable[..., None]:
     from hypothesis import example
 
-    return example(case, st.data())(test)  # type: ignore[no-any-return]
+    # An explicit example cannot carry a DataObject: a pinned case runs the
+    # one-call properties only (``data=None``).
+    return example(case, None)(test)  # type: ignore[no-any-return]
