@@ -45,6 +45,10 @@ DEFAULT_TIME_BUDGET = 36.0
 HARD_STOP_FACTOR = 1.5
 """A round still running at ``HARD_STOP_FACTOR * time_budget`` is cut off."""
 
+ILP_CRASH_EXPLANATION = (
+    "ilp_knapsack hands the instance to scipy milp as it is, and milp rejects some "
+    "valid instances (an empty one, for example)."
+)
 ILP_EXPLANATION = (
     "ilp_knapsack solves a different problem: scipy milp on the unquantized float "
     "memories and budget, whereas feasibility and the optimum are defined on the "
@@ -230,9 +234,15 @@ def _describe(report: TargetReport, result: AuditResult, target: Target) -> None
                 call=finding.case.as_call(target.function),
                 expected=EXPECTATIONS.get(name, name),
                 actual=finding.message,
-                explanation=ILP_EXPLANATION if target.is_torch_ilp else "",
+                explanation=_explanation(target, name),
             )
         )
+
+
+def _explanation(target: Target, prop: str) -> str:
+    if not target.is_torch_ilp:
+        return ""
+    return ILP_CRASH_EXPLANATION if prop == "no-crash" else ILP_EXPLANATION
 
 
 def verify_all(
