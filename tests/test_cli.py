@@ -10,6 +10,7 @@ are audited as file targets.
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
 import os
 import subprocess
@@ -324,3 +325,21 @@ def _workers() -> list[int]:
         if b"resource_tracker" not in command:
             workers.append(int(pid))
     return workers
+
+
+def test_file_target_from_a_checkout_uses_installed_torch(tmp_path: Path) -> None:
+    """A knapsack.py outside any package (as in a PyTorch checkout) loads from its path."""
+    spec = importlib.util.find_spec("torch")
+    assert spec is not None and spec.origin is not None
+    upstream = Path(spec.origin).parent / "_functorch" / "_activation_checkpointing" / "knapsack.py"
+    checkout = tmp_path / "knapsack.py"
+    checkout.write_text(upstream.read_text())
+    report_path = tmp_path / "report.json"
+    run = knapsack_audit(
+        "verify", f"{checkout}:greedy_knapsack", *QUICK, "--report", str(report_path)
+    )
+    assert run.returncode == 1, run.stdout + run.stderr
+    findings = findings_by_property(
+        json.loads(report_path.read_text()), "knapsack.py:greedy_knapsack"
+    )
+    assert findings["no-crash"]["call"] == "greedy_knapsack([0.0], [1.0], 1.0)"
