@@ -29,10 +29,12 @@ process outlives the audit.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import pickle
 import resource
 import signal
+import sys
 import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -51,6 +53,9 @@ DEFAULT_MEMORY_LIMIT = 4 * 2**30
 
 DEFAULT_LOAD_TIMEOUT = 120.0
 """Seconds the worker may take to import the target (torch takes a few)."""
+
+_PR_SET_PDEATHSIG = 1
+"""``prctl`` option: the signal this process gets when its parent dies (Linux)."""
 
 _SHIPPABLE_MODULES = frozenset({"builtins", "numpy", "torch", "fractions", "decimal"})
 """Types from these packages unpickle in the auditing process as they are."""
@@ -148,8 +153,23 @@ def format_bytes(size: int) -> str:
     return f"{size} bytes"
 
 
+def _die_with_parent() -> None:
+    """Ask Linux to SIGKILL this process when its parent dies (``PR_SET_PDEATHSIG``).
+
+    Without it, a worker stuck in a hanging solver would outlive an auditing
+    process that was itself killed. Elsewhere this does nothing.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        return
+
+
 def _worker_main(connection: Connection, target: Target, memory_limit: int | None) -> None:
     """The worker: load the solver, then answer calls until told to stop (``None``)."""
+    _die_with_parent()
     if memory_limit is not None:
         resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
     try:
@@ -160,7 +180,10 @@ def _worker_main(connection: Connection, target: Target, memory_limit: int | Non
     connection.send(("ready",))
     limit_note = "" if memory_limit is None else f" (limit {format_bytes(memory_limit)})"
     while True:
-        request = connection.recv()
+        try:
+            request = connection.recv()
+        except EOFError:  # the auditing process is gone
+            return
         if request is None:
             return
         memory, runtime, max_memory = request

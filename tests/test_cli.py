@@ -199,6 +199,7 @@ def test_verify_reference_passes() -> None:
         ("raises", "no-crash", "RuntimeError: solver exploded"),
         ("allocates", "no-crash", "MemoryError"),
         ("exits", "no-crash", "exit code 3"),
+        ("segfaults", "no-crash", "signal SIGSEGV"),
         ("wrong_shape", "return-shape", "got tuple: (0.0, [])"),
         ("numpy_ints", "partition", "numpy.int64"),
         ("mutates", "no-mutation", "changed its input lists"),
@@ -343,3 +344,42 @@ def test_file_target_from_a_checkout_uses_installed_torch(tmp_path: Path) -> Non
         json.loads(report_path.read_text()), "knapsack.py:greedy_knapsack"
     )
     assert findings["no-crash"]["call"] == "greedy_knapsack([0.0], [1.0], 1.0)"
+
+
+def test_seed_option_runs_a_seeded_search() -> None:
+    run = knapsack_audit("verify", f"{BAD_SOLVERS / 'raises'}.py:solver", *QUICK, "--seed", "7")
+    assert run.returncode == 1
+
+
+def test_worker_dies_with_a_killed_audit() -> None:
+    """SIGKILL the auditing process during a hanging call: its worker must not survive."""
+    marker = f"knapsack-audit-test-{uuid.uuid4()}"
+    command = [
+        sys.executable,
+        "-m",
+        "knapsack_audit.cli",
+        "verify",
+        f"{BAD_SOLVERS / 'hangs'}.py:solver",
+        "--call-timeout",
+        "60",
+        "--quiet",
+    ]
+    audit = subprocess.Popen(
+        command,
+        env={**os.environ, "KNAPSACK_AUDIT_TEST_MARKER": marker},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while len(processes_with(marker)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert len(processes_with(marker)) >= 2, "the worker never started"
+        time.sleep(1)
+    finally:
+        audit.kill()
+        audit.wait()
+    deadline = time.monotonic() + 5
+    while processes_with(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert processes_with(marker) == []
