@@ -23,6 +23,7 @@ from knapsack_audit.terminal import print_report, print_summary, progress_displa
 from knapsack_audit.verify import (
     DEFAULT_MAX_EXAMPLES,
     DEFAULT_TIME_BUDGET,
+    EXIT_UNUSABLE,
     HARD_STOP_FACTOR,
     AuditOptions,
     exit_code,
@@ -94,6 +95,7 @@ def add_audit_options(parser: argparse.ArgumentParser) -> None:
         "--max-examples",
         type=positive_int,
         default=DEFAULT_MAX_EXAMPLES,
+        metavar="N",
         help="Hypothesis examples per search round and tier (default %(default)s)",
     )
     effort.add_argument(
@@ -147,7 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify = commands.add_parser(
         "verify",
         help="audit solvers property by property (executes the targets' code)",
-        description="Search for inputs on which each solver breaks a property of "
+        description="Search for inputs on which each solver breaks a property of\n"
         "docs/SPEC.md, and print each failure as a minimal, copy-pasteable call.",
         epilog=TARGET_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -212,15 +214,12 @@ def options_from(arguments: argparse.Namespace) -> AuditOptions:
 
 def run_verify(arguments: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``knapsack-audit verify``."""
-    for path in arguments.report:
-        try:
-            report_format(path)
-        except ValueError as error:
-            parser.error(str(error))
     try:
+        for path in arguments.report:
+            report_format(path)
         targets = parse_targets(arguments.targets)
-    except TargetError as error:
-        parser.error(str(error))
+    except (ValueError, TargetError) as error:
+        parser.exit(EXIT_UNUSABLE, f"knapsack-audit verify: error: {error}\n")
     console = Console(highlight=False)
     with progress_display(arguments.quiet) as progress:
         reports = verify_all(

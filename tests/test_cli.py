@@ -29,7 +29,7 @@ from knapsack_audit.isolation import IsolatedSolver, Opaque, SolverTimeout, port
 from knapsack_audit.targets import TargetError, parse_target
 
 BAD_SOLVERS = Path(__file__).parent / "fixtures" / "bad_solvers"
-QUICK = ("--max-examples", "5", "--call-timeout", "1", "--time-budget", "3", "--quiet")
+QUICK = ("--max-examples", "5", "--call-timeout", "1", "--time-budget", "2", "--quiet")
 
 
 @dataclass
@@ -259,9 +259,9 @@ def test_release_report(tmp_path: Path) -> None:
         "--jobs",
         "2",
         "--max-examples",
-        "3",
+        "2",
         "--time-budget",
-        "4",
+        "2",
         "--quiet",
     )
     assert run.returncode == 1, run.stdout + run.stderr
