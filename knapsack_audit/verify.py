@@ -271,8 +271,17 @@ def verify_all(
         return reports
     with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
         futures = [pool.submit(verify_target, target, options) for target in targets]
-        for future in futures:
-            reports.append(future.result())
+        for target, future in zip(targets, futures, strict=True):
+            try:
+                reports.append(future.result())
+            except Exception as error:  # the job's process died (say, killed from outside)
+                reports.append(
+                    TargetReport(
+                        target.label,
+                        target.function,
+                        error=f"the audit process failed: {type(error).__name__}: {error}",
+                    )
+                )
             if on_done is not None:
                 on_done(reports[-1])
     return reports
