@@ -33,6 +33,14 @@ METAMORPHIC_PROPERTIES = (
 PROPERTIES = (*props.CALL_PROPERTIES, *METAMORPHIC_PROPERTIES)
 
 
+class SearchStopped(BaseException):
+    """Raise from the solver or ``on_example`` to end :func:`audit` early.
+
+    A ``BaseException``, so neither :func:`knapsack_audit.properties.call` nor
+    Hypothesis treats it as a failure; :func:`audit` returns what it has found.
+    """
+
+
 class PropertyFailed(AssertionError):
     """Raised inside the Hypothesis test; one subclass per property."""
 
@@ -53,6 +61,10 @@ class AuditResult:
     examples: int = 0
     seconds: float = 0.0
     calls: Counter[str] = field(default_factory=Counter)
+    found_at: dict[str, tuple[int, float]] = field(default_factory=dict)
+    """Per finding: (examples tried, seconds elapsed) when it was found."""
+    stopped_early: bool = False
+    """The time budget or a :class:`SearchStopped` ended the search."""
 
     def failed(self) -> list[str]:
         """Names of the failing properties, in :data:`PROPERTIES` order."""
@@ -102,6 +114,7 @@ def audit(
     domain: str = "partitioner",
     pinned: Sequence[Case] = (),
     on_example: Callable[[int], None] | None = None,
+    time_budget: float | None = None,
 ) -> AuditResult:
     """Search for failures of ``properties`` and shrink each to a minimal case.
 
@@ -123,6 +136,7 @@ def audit(
         pinned: cases checked before the search (known upstream bugs); a
             failure found there is reported (and minimized) like any other.
         on_example: called with the running example count (progress display).
+        time_budget: seconds after which no new round starts.
     """
     wanted = set(properties)
     unknown = wanted - set(PROPERTIES)
@@ -140,17 +154,30 @@ def audit(
     )
     tiers = [strategy] if strategy is not None else [small_cases(domain), cases(domain)]
     started = time.perf_counter()
-    for case in pinned:
-        for pinned_finding in findings_for(solver, case, judge, None, wanted):
-            result.findings[pinned_finding.property] = minimize(solver, judge, pinned_finding)
-            wanted.discard(pinned_finding.property)
-        result.examples += 1
-    while wanted:
-        found = _search_tiers(solver, judge, tiers, run_settings, wanted, result, on_example)
-        if found is None:
-            break
-        result.findings[found.property] = minimize(solver, judge, found)
-        wanted.discard(found.property)
+    try:
+        for case in pinned:
+            for pinned_finding in findings_for(solver, case, judge, None, wanted):
+                result.findings[pinned_finding.property] = pinned_finding
+                result.found_at[pinned_finding.property] = (
+                    result.examples,
+                    time.perf_counter() - started,
+                )
+                wanted.discard(pinned_finding.property)
+                result.findings[pinned_finding.property] = minimize(solver, judge, pinned_finding)
+            result.examples += 1
+        while wanted:
+            if time_budget is not None and time.perf_counter() - started > time_budget:
+                result.stopped_early = True
+                break
+            found = _search_tiers(solver, judge, tiers, run_settings, wanted, result, on_example)
+            if found is None:
+                break
+            result.findings[found.property] = found
+            result.found_at[found.property] = (result.examples, time.perf_counter() - started)
+            wanted.discard(found.property)
+            result.findings[found.property] = minimize(solver, judge, found)
+    except SearchStopped:
+        result.stopped_early = True
     result.seconds = time.perf_counter() - started
     return result
 
@@ -199,7 +226,7 @@ def _search_round(
     result: AuditResult,
     on_example: Callable[[int], None] | None,
 ) -> Finding | None:
-    def check(case: Case, data: st.DataObject) -> None:
+    def check(case: Case, data: st.DataObject | None) -> None:
         result.examples += 1
         if on_example is not None:
             on_example(result.examples)

@@ -1,0 +1,255 @@
+"""The ``knapsack-audit`` command (project issue #5).
+
+``knapsack-audit verify TARGET [TARGET ...]`` audits solvers against
+docs/SPEC.md with the property engine; ``knapsack-audit report --output
+PATH.md`` writes a release audit. Exit codes: 0 every target passed, 1 some
+property failed, 2 usage error or a target that cannot be loaded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Sequence
+
+from rich.console import Console
+
+from knapsack_audit import __version__
+from knapsack_audit.isolation import DEFAULT_CALL_TIMEOUT, DEFAULT_MEMORY_LIMIT
+from knapsack_audit.reports import report_format, write_report
+from knapsack_audit.targets import TargetError, parse_targets
+from knapsack_audit.terminal import print_report, print_summary, progress_display
+from knapsack_audit.verify import (
+    DEFAULT_MAX_EXAMPLES,
+    DEFAULT_TIME_BUDGET,
+    EXIT_UNUSABLE,
+    HARD_STOP_FACTOR,
+    AuditOptions,
+    exit_code,
+    verify_all,
+)
+
+TARGET_HELP = """\
+TARGET is one of:
+  torch                          every knapsack solver of the installed torch
+                                 (dp_knapsack, dp_knapsack_sliding_hirschberg,
+                                 greedy_knapsack, ilp_knapsack: whichever exist)
+  torch:NAME                     one of them
+  package.module:function        e.g. knapsack_audit.reference:dp_knapsack
+  path/to/file.py:function       e.g. a knapsack.py from a PyTorch checkout,
+                                 loaded from the file without installing it
+
+WARNING: loading a module or file target EXECUTES ITS CODE (in a separate
+worker process with a time and memory limit, but with your permissions).
+Audit only code you would run.
+
+Targets in knapsack_audit.* are judged exactly on the extended domain
+(SPEC 4.4, 5.1); others with float32 tolerance on the partitioner domain
+(SPEC 4.4, 5.2).
+
+Exit codes: 0 every target passed, 1 some property failed,
+2 usage error or a target that cannot be loaded."""
+
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]i?B?|B)?\s*$", re.IGNORECASE)
+_UNITS = {"": 1, "B": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+def memory_size(text: str) -> int | None:
+    """``'4GiB'``, ``'512M'``, ``'1073741824'`` -> bytes; ``'0'`` or ``'none'`` -> no limit."""
+    if text.strip().lower() in ("0", "none", "unlimited"):
+        return None
+    match = _SIZE.match(text)
+    if match is None:
+        raise argparse.ArgumentTypeError(f"not a memory size: {text!r} (say 4GiB or 512MiB)")
+    number, unit = match.groups()
+    return int(float(number) * _UNITS[(unit or "")[:1].upper()])
+
+
+def positive_float(text: str) -> float:
+    """A number of seconds > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be > 0, got {text}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """An integer >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {text}")
+    return value
+
+
+def add_audit_options(parser: argparse.ArgumentParser) -> None:
+    """Search effort and isolation options, shared by ``verify`` and ``report``."""
+    effort = parser.add_argument_group("search effort")
+    effort.add_argument(
+        "--max-examples",
+        type=positive_int,
+        default=DEFAULT_MAX_EXAMPLES,
+        metavar="N",
+        help="Hypothesis examples per search round and tier (default %(default)s)",
+    )
+    effort.add_argument(
+        "--time-budget",
+        type=positive_float,
+        default=DEFAULT_TIME_BUDGET,
+        metavar="SECONDS",
+        help="per target: start no new search round after SECONDS; a round still running "
+        f"at {HARD_STOP_FACTOR:g}x SECONDS is cut off (default %(default)s)",
+    )
+    effort.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="Hypothesis seed (default: derandomized, the same search every run)",
+    )
+    effort.add_argument(
+        "--jobs",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help="audit N targets in parallel, in separate processes (default 1)",
+    )
+    isolation = parser.add_argument_group("isolation of the solver under audit")
+    isolation.add_argument(
+        "--call-timeout",
+        type=positive_float,
+        default=DEFAULT_CALL_TIMEOUT,
+        metavar="SECONDS",
+        help="a call taking longer is a failure; its worker is killed (default %(default)s)",
+    )
+    isolation.add_argument(
+        "--memory-limit",
+        type=memory_size,
+        default=DEFAULT_MEMORY_LIMIT,
+        metavar="SIZE",
+        help="the worker's address-space limit (RLIMIT_AS), e.g. 4GiB; 0 for none (default 4GiB)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for ``knapsack-audit`` and its subcommands."""
+    parser = argparse.ArgumentParser(
+        prog="knapsack-audit",
+        description="Audit 0/1 knapsack solvers for PyTorch activation checkpointing "
+        "against docs/SPEC.md.",
+        epilog="Loading a module or file target executes its code; see 'verify --help'.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    verify = commands.add_parser(
+        "verify",
+        help="audit solvers property by property (executes the targets' code)",
+        description="Search for inputs on which each solver breaks a property of\n"
+        "docs/SPEC.md, and print each failure as a minimal, copy-pasteable call.",
+        epilog=TARGET_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    verify.add_argument("targets", nargs="+", metavar="TARGET", help="solver(s) to audit")
+    judge = verify.add_mutually_exclusive_group()
+    judge.add_argument(
+        "--exact",
+        dest="exact",
+        action="store_const",
+        const=True,
+        default=None,
+        help="no tolerance (SPEC 5.1; default for knapsack_audit.* targets)",
+    )
+    judge.add_argument(
+        "--tolerant",
+        dest="exact",
+        action="store_const",
+        const=False,
+        help="float32 tolerance (SPEC 5.2; default for other targets)",
+    )
+    verify.add_argument(
+        "--domain",
+        choices=("partitioner", "extended"),
+        default=None,
+        help="inputs to search (SPEC 4.4; default extended for knapsack_audit.*, else partitioner)",
+    )
+    verify.add_argument(
+        "--report",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="also write a report; format by extension: .json, .md or .xml (JUnit); repeatable",
+    )
+    verify.add_argument("--quiet", action="store_true", help="no progress display")
+    add_audit_options(verify)
+    report = commands.add_parser(
+        "report",
+        help="release audit of the installed torch's solvers and ours, as Markdown",
+        description="Audit the installed torch's knapsack solvers and ours, replay the "
+        "golden fixtures if installed, and write one Markdown report with versions, "
+        "environment, verdicts and counterexamples. Executes the solvers' code.",
+    )
+    report.add_argument("--output", required=True, metavar="PATH.md", help="Markdown file")
+    report.add_argument("--quiet", action="store_true", help="no progress display")
+    add_audit_options(report)
+    return parser
+
+
+def options_from(arguments: argparse.Namespace) -> AuditOptions:
+    """The :class:`AuditOptions` the parsed command line asks for."""
+    return AuditOptions(
+        max_examples=arguments.max_examples,
+        time_budget=arguments.time_budget,
+        seed=arguments.seed,
+        call_timeout=arguments.call_timeout,
+        memory_limit=arguments.memory_limit,
+        exact=getattr(arguments, "exact", None),
+        domain=getattr(arguments, "domain", None),
+    )
+
+
+def run_verify(arguments: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``knapsack-audit verify``."""
+    try:
+        for path in arguments.report:
+            report_format(path)
+        targets = parse_targets(arguments.targets)
+    except (ValueError, TargetError) as error:
+        parser.exit(EXIT_UNUSABLE, f"knapsack-audit verify: error: {error}\n")
+    console = Console(highlight=False)
+    with progress_display(arguments.quiet) as progress:
+        reports = verify_all(
+            targets,
+            options_from(arguments),
+            arguments.jobs,
+            on_example=progress.example,
+            on_done=progress.done,
+        )
+    for report in reports:
+        print_report(console, report)
+    code = exit_code(reports)
+    print_summary(console, reports, code)
+    for path in arguments.report:
+        write_report(path, reports, code)
+    return code
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``knapsack-audit`` console script; returns the exit code."""
+    parser = build_parser()
+    arguments = parser.parse_args(argv)
+    if arguments.command == "verify":
+        return run_verify(arguments, parser)
+    from knapsack_audit.release import run_release_report
+
+    return run_release_report(
+        arguments.output, options_from(arguments), arguments.jobs, arguments.quiet
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,163 @@
+"""Write ``verify`` results as JSON, Markdown or JUnit XML, chosen by file extension.
+
+JUnit XML is built with :mod:`xml.etree.ElementTree` (standard library): one
+``<testsuite>`` per target, one ``<testcase>`` per property, ``<failure>``
+for a failed property (its message is the counterexample call), ``<skipped>``
+for a warning, ``<error>`` for a target that could not be loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from knapsack_audit import __version__
+from knapsack_audit.verify import TargetReport
+
+FORMATS = {".json": "json", ".md": "markdown", ".xml": "junit"}
+"""Report file extension -> format."""
+
+
+def report_format(path: str) -> str:
+    """The format for ``path``; :class:`ValueError` naming the known extensions."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in FORMATS:
+        raise ValueError(
+            f"--report {path}: unknown extension {suffix or '(none)'!r}; "
+            f"use one of {', '.join(FORMATS)}"
+        )
+    return FORMATS[suffix]
+
+
+def write_report(path: str, reports: Sequence[TargetReport], exit_code: int) -> None:
+    """Write ``reports`` to ``path`` in the format its extension names."""
+    kind = report_format(path)
+    if kind == "json":
+        text = to_json(reports, exit_code)
+    elif kind == "markdown":
+        text = to_markdown(reports, exit_code)
+    else:
+        text = to_junit(reports)
+    Path(path).write_text(text, encoding="utf-8")
+
+
+def to_json(reports: Sequence[TargetReport], exit_code: int) -> str:
+    """``{"tool", "version", "exit_code", "targets": [...]}`` (see :meth:`TargetReport.to_dict`)."""
+    document: dict[str, Any] = {
+        "tool": "knapsack-audit",
+        "version": __version__,
+        "exit_code": exit_code,
+        "targets": [report.to_dict() for report in reports],
+    }
+    return json.dumps(document, indent=2) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def markdown_sections(reports: Sequence[TargetReport], level: int = 2) -> list[str]:
+    """Markdown for each target: verdict table, then each failure's call."""
+    heading = "#" * level
+    lines: list[str] = []
+    for report in reports:
+        lines.append(f"{heading} `{report.label}`: {report.status.upper()}")
+        lines.append("")
+        if report.error is not None:
+            lines += [f"Could not be loaded: {report.error}", ""]
+            continue
+        lines.append(
+            f"Judge: {report.judge}; domain: {report.domain}; {report.examples} examples, "
+            f"{report.calls} solver calls, {report.seconds:.1f} s."
+            + (" The search stopped on the time budget." if report.stopped_early else "")
+        )
+        lines += ["", "| property | verdict | examples | time (s) |", "|---|---|---|---|"]
+        for row in report.verdicts:
+            lines.append(f"| {row.property} | {row.verdict} | {row.examples} | {row.seconds:.1f} |")
+        lines.append("")
+        for finding in report.findings:
+            lines += [
+                f"{heading}# {report.label}: {finding.property} fails ({finding.clause})",
+                "",
+                "```python",
+                finding.call,
+                "```",
+                "",
+                f"- expected: {_cell(finding.expected)}",
+                f"- actual: {_cell(finding.actual)}",
+            ]
+            if finding.explanation:
+                lines.append(f"- note: {_cell(finding.explanation)}")
+            lines.append("")
+    return lines
+
+
+def to_markdown(reports: Sequence[TargetReport], exit_code: int) -> str:
+    """A Markdown report with a summary table and one section per target."""
+    lines = [
+        f"# knapsack-audit {__version__}: verify",
+        "",
+        f"Exit code {exit_code}.",
+        "",
+        "| target | status | failed properties |",
+        "|---|---|---|",
+    ]
+    for report in reports:
+        failed = ", ".join(finding.property for finding in report.findings) or "-"
+        lines.append(f"| `{report.label}` | {report.status} | {failed} |")
+    lines.append("")
+    lines += markdown_sections(reports)
+    return "\n".join(lines)
+
+
+def to_junit(reports: Sequence[TargetReport]) -> str:
+    """JUnit XML: a testsuite per target, a testcase per property."""
+    root = ET.Element("testsuites", name="knapsack-audit")
+    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    for report in reports:
+        suite = ET.SubElement(root, "testsuite", name=report.label)
+        counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+        if report.error is not None:
+            case = ET.SubElement(suite, "testcase", classname=report.label, name="load")
+            ET.SubElement(case, "error", message=report.error, type="TargetError")
+            counts["tests"], counts["errors"] = 1, 1
+        findings = {finding.property: finding for finding in report.findings}
+        for row in report.verdicts:
+            case = ET.SubElement(
+                suite,
+                "testcase",
+                classname=report.label,
+                name=row.property,
+                time=f"{row.seconds:.3f}",
+            )
+            counts["tests"] += 1
+            if row.property in findings:
+                finding = findings[row.property]
+                failure = ET.SubElement(
+                    case, "failure", message=finding.actual, type=finding.clause
+                )
+                failure.text = "\n".join(
+                    part
+                    for part in (
+                        finding.call,
+                        f"expected: {finding.expected}",
+                        f"actual: {finding.actual}",
+                        finding.explanation,
+                    )
+                    if part
+                )
+                counts["failures"] += 1
+            elif row.verdict == "warning":
+                ET.SubElement(case, "skipped", message="search stopped on the time budget")
+                counts["skipped"] += 1
+        suite.set("time", f"{report.seconds:.3f}")
+        for key, value in counts.items():
+            suite.set(key, str(value))
+            totals[key] += value
+    for key, value in totals.items():
+        root.set(key, str(value))
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"

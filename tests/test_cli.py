@@ -1,0 +1,385 @@
+"""The ``knapsack-audit`` command end to end (project issue #5).
+
+Every command runs as a subprocess (``python -m knapsack_audit.cli``) with a
+unique marker in its environment; the solver workers inherit it, so scanning
+``/proc/*/environ`` for the marker after the command ends finds any process
+it left behind. Misbehaving solvers live in tests/fixtures/bad_solvers/ and
+are audited as file targets.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import time
+import uuid
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from knapsack_audit.cli import memory_size
+from knapsack_audit.isolation import IsolatedSolver, Opaque, SolverTimeout, portable
+from knapsack_audit.targets import TargetError, parse_target
+
+BAD_SOLVERS = Path(__file__).parent / "fixtures" / "bad_solvers"
+QUICK = ("--max-examples", "5", "--call-timeout", "1", "--time-budget", "2", "--quiet")
+
+
+@dataclass
+class Run:
+    """A finished ``knapsack-audit`` command."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    seconds: float
+    marker: str
+
+
+def processes_with(marker: str) -> list[int]:
+    """Pids of live processes whose environment contains ``marker``."""
+    found = []
+    needle = marker.encode()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            environment = (entry / "environ").read_bytes()
+        except OSError:
+            continue
+        if needle in environment:
+            found.append(int(entry.name))
+    return found
+
+
+def knapsack_audit(*arguments: str, timeout: float = 300) -> Run:
+    """Run the command; assert it left no process behind."""
+    marker = f"knapsack-audit-test-{uuid.uuid4()}"
+    environment = {**os.environ, "KNAPSACK_AUDIT_TEST_MARKER": marker}
+    started = time.perf_counter()
+    completed = subprocess.run(
+        [sys.executable, "-m", "knapsack_audit.cli", *arguments],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=timeout,
+        check=False,
+    )
+    seconds = time.perf_counter() - started
+    deadline = time.monotonic() + 3  # multiprocessing's resource tracker exits just after
+    while processes_with(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert processes_with(marker) == [], "the command left processes behind"
+    return Run(completed.returncode, completed.stdout, completed.stderr, seconds, marker)
+
+
+def findings_by_property(report: dict[str, Any], label: str) -> dict[str, dict[str, Any]]:
+    """The JSON report's findings for target ``label``, by property."""
+    (target,) = [t for t in report["targets"] if t["label"] == label]
+    return {finding["property"]: finding for finding in target["findings"]}
+
+
+def call_arguments(call: str) -> tuple[Any, ...]:
+    """The literal arguments of a printed call ``f([..], [..], x)``."""
+    expression = ast.parse(call, mode="eval").body
+    assert isinstance(expression, ast.Call)
+    return tuple(ast.literal_eval(argument) for argument in expression.args)
+
+
+# --- verify torch: run once, three report formats ------------------------------------
+
+
+@pytest.fixture(scope="module")
+def torch_audit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Run, Path]:
+    """``verify torch`` with JSON, Markdown and JUnit reports, run once."""
+    folder = tmp_path_factory.mktemp("torch-audit")
+    run = knapsack_audit(
+        "verify",
+        "torch",
+        "--report",
+        str(folder / "audit.json"),
+        "--report",
+        str(folder / "audit.md"),
+        "--report",
+        str(folder / "audit.xml"),
+    )
+    return run, folder
+
+
+def test_verify_torch_exits_1_within_4_minutes(torch_audit: tuple[Run, Path]) -> None:
+    run, _ = torch_audit
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert run.seconds < 240
+
+
+def test_verify_torch_json_verdicts(torch_audit: tuple[Run, Path]) -> None:
+    _, folder = torch_audit
+    report = json.loads((folder / "audit.json").read_text())
+    assert report["exit_code"] == 1
+    status = {target["label"]: target["status"] for target in report["targets"]}
+    assert status == {
+        "torch:dp_knapsack": "pass",
+        "torch:dp_knapsack_sliding_hirschberg": "fail",
+        "torch:greedy_knapsack": "fail",
+        "torch:ilp_knapsack": "fail",
+    }
+    greedy = findings_by_property(report, "torch:greedy_knapsack")
+    assert "optimality" in greedy
+    assert "ZeroDivisionError" in greedy["no-crash"]["actual"]
+    ilp = findings_by_property(report, "torch:ilp_knapsack")
+    assert "unquantized" in ilp["optimality"]["explanation"]
+
+
+def test_hirschberg_counterexample_is_small_and_replays(torch_audit: tuple[Run, Path]) -> None:
+    """SPEC 3.2: the printed call, pasted, really returns an over-budget selection."""
+    from knapsack_audit.reference.validation import quantize
+    from torch._functorch._activation_checkpointing.knapsack import (
+        dp_knapsack_sliding_hirschberg,
+    )
+
+    _, folder = torch_audit
+    report = json.loads((folder / "audit.json").read_text())
+    finding = findings_by_property(report, "torch:dp_knapsack_sliding_hirschberg")["feasibility"]
+    memory, _, max_memory = call_arguments(finding["call"])
+    assert len(memory) <= 3
+    assert "> budget" in finding["actual"]
+    _, saved, _ = eval(
+        finding["call"], {finding["call"].partition("(")[0]: dp_knapsack_sliding_hirschberg}
+    )
+    assert sum(quantize(memory[i]) for i in saved) > quantize(max_memory)
+
+
+def test_verify_torch_junit_parses(torch_audit: tuple[Run, Path]) -> None:
+    _, folder = torch_audit
+    root = ET.parse(folder / "audit.xml").getroot()
+    suites = {suite.get("name"): suite for suite in root.iter("testsuite")}
+    assert suites["torch:dp_knapsack"].get("failures") == "0"
+    hirschberg = suites["torch:dp_knapsack_sliding_hirschberg"]
+    failed = {
+        case.get("name") for case in hirschberg.iter("testcase") if case.find("failure") is not None
+    }
+    assert "feasibility" in failed
+    assert int(root.get("failures", "0")) >= 5
+
+
+def test_verify_torch_markdown_and_terminal(torch_audit: tuple[Run, Path]) -> None:
+    run, folder = torch_audit
+    markdown = (folder / "audit.md").read_text()
+    assert "`torch:dp_knapsack`: PASS" in markdown
+    assert "`torch:dp_knapsack_sliding_hirschberg`: FAIL" in markdown
+    assert "| feasibility | fail |" in markdown
+    assert "dp_knapsack_sliding_hirschberg([" in run.stdout
+    assert "unquantized" in run.stdout
+    assert run.stderr == ""  # no progress display when stderr is not a terminal
+
+
+# --- ours ----------------------------------------------------------------------------
+
+
+def test_verify_reference_passes() -> None:
+    run = knapsack_audit("verify", "knapsack_audit.reference:dp_knapsack", "--quiet")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "judge exact, extended domain" in " ".join(run.stdout.split())
+
+
+# --- misbehaving solvers -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("solver", "prop", "words"),
+    [
+        ("hangs", "no-crash", "SolverTimeout"),
+        ("raises", "no-crash", "RuntimeError: solver exploded"),
+        ("allocates", "no-crash", "MemoryError"),
+        ("exits", "no-crash", "exit code 3"),
+        ("segfaults", "no-crash", "signal SIGSEGV"),
+        ("wrong_shape", "return-shape", "got tuple: (0.0, [])"),
+        ("numpy_ints", "partition", "numpy.int64"),
+        ("mutates", "no-mutation", "changed its input lists"),
+    ],
+)
+def test_bad_solver_is_reported(solver: str, prop: str, words: str, tmp_path: Path) -> None:
+    report_path = tmp_path / "report.json"
+    run = knapsack_audit(
+        "verify", f"{BAD_SOLVERS / solver}.py:solver", *QUICK, "--report", str(report_path)
+    )
+    assert run.returncode == 1, run.stdout + run.stderr
+    report = json.loads(report_path.read_text())
+    finding = findings_by_property(report, f"{solver}.py:solver")[prop]
+    assert words in finding["actual"]
+    assert finding["call"].startswith("solver([")
+    assert f"FAIL {prop}" in run.stdout
+    assert run.seconds < 30  # a hang or a crash does not stall the audit
+
+
+# --- usage errors --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("arguments", "words"),
+    [
+        ((), "required"),
+        (("nonsense",), "expected 'torch'"),
+        (("no_such_module_xyz:f",), "module not found: no_such_module_xyz"),
+        ((f"{BAD_SOLVERS / 'missing.py'}:solver",), "file not found"),
+        (("knapsack_audit.reference:no_such_solver",), "has no attribute 'no_such_solver'"),
+        ((f"{BAD_SOLVERS / 'not_callable.py'}:solver",), "not callable"),
+        (("torch", "--report", "out.txt"), "unknown extension"),
+        (("torch", "--memory-limit", "lots"), "not a memory size"),
+    ],
+)
+def test_usage_errors_exit_2(arguments: tuple[str, ...], words: str) -> None:
+    run = knapsack_audit("verify", *arguments, "--quiet")
+    assert run.returncode == 2
+    assert words in run.stdout + run.stderr
+
+
+def test_help_warns_that_targets_execute() -> None:
+    run = knapsack_audit("verify", "--help")
+    assert run.returncode == 0
+    assert "EXECUTES ITS CODE" in run.stdout
+
+
+# --- report --------------------------------------------------------------------------
+
+
+def test_release_report(tmp_path: Path) -> None:
+    output = tmp_path / "release.md"
+    run = knapsack_audit(
+        "report",
+        "--output",
+        str(output),
+        "--jobs",
+        "2",
+        "--max-examples",
+        "2",
+        "--time-budget",
+        "2",
+        "--quiet",
+    )
+    assert run.returncode == 1, run.stdout + run.stderr
+    markdown = output.read_text()
+    for name in ("python", "torch", "numpy", "hypothesis", "knapsack-audit", "cpu count"):
+        assert f"| {name} |" in markdown
+    assert "No golden fixtures installed" in markdown
+    assert "no golden fixtures installed" in run.stdout
+    assert "| `knapsack_audit.reference:dp_knapsack` | pass |" in markdown
+    assert "| `torch:dp_knapsack_sliding_hirschberg` | fail |" in markdown
+
+
+# --- units: target parsing and isolation ---------------------------------------------
+
+
+def test_parse_targets() -> None:
+    (ours,) = parse_target("knapsack_audit.reference:dp_knapsack")
+    assert ours.is_ours and ours.module == "knapsack_audit.reference"
+    labels = [target.label for target in parse_target("torch")]
+    assert "torch:dp_knapsack" in labels and "torch:ilp_knapsack" in labels
+    with pytest.raises(TargetError, match="file not found"):
+        parse_target("nowhere/knapsack.py:dp_knapsack")
+
+
+def test_memory_size() -> None:
+    assert memory_size("4GiB") == 4 * 2**30
+    assert memory_size("512M") == 512 * 2**20
+    assert memory_size("0") is None
+
+
+def test_portable_keeps_numpy_and_describes_the_rest() -> None:
+    import numpy as np
+
+    class Local:
+        pass
+
+    value = portable((np.int64(1), [Local()]))
+    assert type(value[0]) is np.int64
+    assert isinstance(value[1][0], Opaque)
+
+
+def test_isolated_solver_restarts_after_timeout_and_leaves_no_child() -> None:
+    (target,) = parse_target(f"{BAD_SOLVERS / 'hangs'}.py:solver")
+    with IsolatedSolver(target, call_timeout=0.5) as solver:
+        for _ in range(2):
+            with pytest.raises(SolverTimeout):
+                solver([1e-4], [1.0], 1e-4)
+        pid = solver.pid
+        assert pid is None  # killed after the timeout, restarted on the next call
+    assert _workers() == []
+
+
+def _workers() -> list[int]:
+    """Live child processes of this one, except multiprocessing's resource tracker."""
+    path = Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children")
+    workers = []
+    for pid in path.read_text().split():
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"resource_tracker" not in command:
+            workers.append(int(pid))
+    return workers
+
+
+def test_file_target_from_a_checkout_uses_installed_torch(tmp_path: Path) -> None:
+    """A knapsack.py outside any package (as in a PyTorch checkout) loads from its path."""
+    spec = importlib.util.find_spec("torch")
+    assert spec is not None and spec.origin is not None
+    upstream = Path(spec.origin).parent / "_functorch" / "_activation_checkpointing" / "knapsack.py"
+    checkout = tmp_path / "knapsack.py"
+    checkout.write_text(upstream.read_text())
+    report_path = tmp_path / "report.json"
+    run = knapsack_audit(
+        "verify", f"{checkout}:greedy_knapsack", *QUICK, "--report", str(report_path)
+    )
+    assert run.returncode == 1, run.stdout + run.stderr
+    findings = findings_by_property(
+        json.loads(report_path.read_text()), "knapsack.py:greedy_knapsack"
+    )
+    assert findings["no-crash"]["call"] == "greedy_knapsack([0.0], [1.0], 1.0)"
+
+
+def test_seed_option_runs_a_seeded_search() -> None:
+    run = knapsack_audit("verify", f"{BAD_SOLVERS / 'raises'}.py:solver", *QUICK, "--seed", "7")
+    assert run.returncode == 1
+
+
+def test_worker_dies_with_a_killed_audit() -> None:
+    """SIGKILL the auditing process during a hanging call: its worker must not survive."""
+    marker = f"knapsack-audit-test-{uuid.uuid4()}"
+    command = [
+        sys.executable,
+        "-m",
+        "knapsack_audit.cli",
+        "verify",
+        f"{BAD_SOLVERS / 'hangs'}.py:solver",
+        "--call-timeout",
+        "60",
+        "--quiet",
+    ]
+    audit = subprocess.Popen(
+        command,
+        env={**os.environ, "KNAPSACK_AUDIT_TEST_MARKER": marker},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while len(processes_with(marker)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert len(processes_with(marker)) >= 2, "the worker never started"
+        time.sleep(1)
+    finally:
+        audit.kill()
+        audit.wait()
+    deadline = time.monotonic() + 5
+    while processes_with(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert processes_with(marker) == []
