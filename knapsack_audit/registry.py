@@ -11,7 +11,10 @@ from typing import Any
 
 from knapsack_audit.properties import Solver
 
-OUR_SOLVERS = ("knapsack_audit.reference:dp_knapsack",)
+OUR_SOLVERS = (
+    "knapsack_audit.reference:dp_knapsack",
+    "knapsack_audit.optimized:dp_knapsack_sliding_hirschberg",
+)
 """Every solver of ours; each honours all of docs/SPEC.md exactly."""
 
 TORCH_KNAPSACK_MODULE = "torch._functorch._activation_checkpointing.knapsack"

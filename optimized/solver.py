@@ -58,6 +58,7 @@ import math
 from collections.abc import Sequence
 
 import torch
+
 from knapsack_audit.reference.validation import (
     Instance,
     format_result,

@@ -22,18 +22,26 @@ ROOT = Path(__file__).resolve().parent.parent
 STAGE = ROOT / ".typecheck"
 
 
+def source_folder(package: str, package_dir: dict[str, str]) -> Path:
+    """The folder setuptools installs ``package`` from (nearest mapped parent)."""
+    parts = package.split(".")
+    for cut in range(len(parts), 0, -1):
+        parent = ".".join(parts[:cut])
+        if parent in package_dir:
+            return ROOT / package_dir[parent] / Path(*parts[cut:])
+    return ROOT / Path(*parts)
+
+
 def main() -> int:
-    package_dir = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
-        "package-dir"
-    ]
+    setuptools_config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    package_dir = setuptools_config["package-dir"]
     shutil.rmtree(STAGE, ignore_errors=True)
-    for package, folder in sorted(package_dir.items()):
+    for package in setuptools_config["packages"]:
+        folder = source_folder(package, package_dir)
         target = STAGE.joinpath(*package.split("."))
         target.mkdir(parents=True, exist_ok=True)
-        for source in (ROOT / folder).glob("*.py"):
+        for source in [*folder.glob("*.py"), *folder.glob("py.typed")]:
             (target / source.name).symlink_to(source)
-        if (ROOT / folder / "py.typed").exists():
-            (target / "py.typed").symlink_to(ROOT / folder / "py.typed")
     command = [sys.executable, "-m", "mypy", "--strict", "-p", "knapsack_audit"]
     return subprocess.run(command, cwd=STAGE, check=False).returncode
 

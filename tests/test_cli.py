@@ -139,10 +139,11 @@ def test_verify_torch_json_verdicts(torch_audit: tuple[Run, Path]) -> None:
 
 def test_hirschberg_counterexample_is_small_and_replays(torch_audit: tuple[Run, Path]) -> None:
     """SPEC 3.2: the printed call, pasted, really returns an over-budget selection."""
-    from knapsack_audit.reference.validation import quantize
     from torch._functorch._activation_checkpointing.knapsack import (
         dp_knapsack_sliding_hirschberg,
     )
+
+    from knapsack_audit.reference.validation import quantize
 
     _, folder = torch_audit
     report = json.loads((folder / "audit.json").read_text())

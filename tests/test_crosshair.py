@@ -19,6 +19,7 @@ from crosshair.core import run_checkables
 from crosshair.core_and_libs import analyze_function
 from crosshair.options import AnalysisKind, AnalysisOptionSet
 from crosshair.statespace import MessageType
+
 from knapsack_audit.optimized import driver
 from knapsack_audit.optimized.backends import PythonBackend
 from knapsack_audit.reference.table import build_table

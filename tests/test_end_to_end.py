@@ -30,12 +30,12 @@ from typing import Any
 
 import pytest
 import torch
-from knapsack_audit.reference import dp_knapsack as reference_dp_knapsack
-from knapsack_audit.reference import exact_optimum, quantize
 from torch._functorch import partitioners
 
 from knapsack_audit.golden import capture, models, replay
 from knapsack_audit.properties import saved_value, saved_weight
+from knapsack_audit.reference import dp_knapsack as reference_dp_knapsack
+from knapsack_audit.reference import exact_optimum, quantize
 
 INTEGRATION = "knapsack_audit.optimized.integration"
 ESTIMATOR = "flops"
@@ -110,14 +110,10 @@ def use_reference_solver() -> Iterator[None]:
 
 @pytest.mark.parametrize(("model", "budget"), HARNESS_CASES)
 def test_harness_with_the_reference_solver(model: str, budget: float) -> None:
-    """The same checks with our reference installed: runs before issue #4 is merged."""
+    """The same checks with our reference in the partitioner's ``dp_knapsack`` slot."""
     assert check_against_upstream(models.by_name(model), budget, use_reference_solver) > 0
 
 
-@pytest.mark.skipif(
-    importlib.util.find_spec(INTEGRATION) is None,
-    reason=f"issue #4: {INTEGRATION} (use_optimized_solver) is not merged yet",
-)
 @pytest.mark.parametrize(("model", "budget"), CASES)
 def test_optimized_solver_end_to_end(model: str, budget: float) -> None:
     integration = importlib.import_module(INTEGRATION)

@@ -8,6 +8,7 @@ import pytest
 import torch
 import torch._functorch.config as functorch_config
 import torch._functorch.partitioners as partitioners
+
 from knapsack_audit.optimized import dp_knapsack_sliding_hirschberg, integration
 
 

@@ -21,6 +21,7 @@ import pytest
 import torch
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+
 from knapsack_audit.optimized import (
     backends,
     dp_knapsack_sliding_hirschberg,

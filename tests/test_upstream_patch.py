@@ -19,8 +19,9 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from knapsack_audit.reference import exact_optimum, validate
 from torch._functorch._activation_checkpointing import knapsack as installed
+
+from knapsack_audit.reference import exact_optimum, validate
 
 PATCH = Path(__file__).resolve().parents[1] / "patches" / "upstream-knapsack-offbyone.patch"
 RELATIVE = Path("torch/_functorch/_activation_checkpointing/knapsack.py")

@@ -34,6 +34,7 @@ from knapsack_audit.golden.fixtures import Fixture
 from knapsack_audit.properties import Finding, Judge, Solver
 from knapsack_audit.reference import exact_optimum, quantize
 from knapsack_audit.reference.validation import SCALE
+from knapsack_audit.registry import OUR_SOLVERS
 
 ORACLE_MAX_ITEMS = 100_000
 """Judge every fixture against the oracle, including the 300+ item calls."""
@@ -71,12 +72,8 @@ def resolve(qualified: str) -> Solver:
 
 
 def our_solvers() -> list[NamedSolver]:
-    """The reference, and the optimized solver when it is importable (issue #4)."""
-    names = ["knapsack_audit.reference:dp_knapsack"]
-    module, _, function = OPTIMIZED.partition(":")
-    if hasattr(importlib.import_module(module), function):
-        names.append(OPTIMIZED)
-    return [NamedSolver(name, resolve(name), EXACT) for name in names]
+    """Every solver of ours (``knapsack_audit.registry.OUR_SOLVERS``), judged exactly."""
+    return [NamedSolver(name, resolve(name), EXACT) for name in OUR_SOLVERS]
 
 
 def upstream_solvers() -> list[NamedSolver]:
