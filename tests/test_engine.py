@@ -233,16 +233,25 @@ def test_engine_finds_hirschberg_over_budget_without_hints():
 
 @pytest.fixture(scope="module")
 def torch_audits():
-    """Every property, every solver of the installed torch, ci profile, pinned bugs."""
-    return {
-        name: audit(getattr(upstream, name), TOLERANT, hypothesis_settings=CI, pinned=PINNED)
-        for name in (
-            "dp_knapsack",
-            "dp_knapsack_sliding_hirschberg",
-            "greedy_knapsack",
-            "ilp_knapsack",
-        )
+    """The installed torch's solvers, ci profile, pinned bugs.
+
+    ``dp_knapsack`` gets every property (it must pass them all); the others
+    get the one-call properties, enough to show their known failures, and
+    ``ilp_knapsack`` a time budget (HiGHS is slow on some generated cases).
+    """
+    audits = {
+        "dp_knapsack": audit(upstream.dp_knapsack, TOLERANT, hypothesis_settings=CI, pinned=PINNED)
     }
+    for name in ("dp_knapsack_sliding_hirschberg", "greedy_knapsack", "ilp_knapsack"):
+        audits[name] = audit(
+            getattr(upstream, name),
+            TOLERANT,
+            hypothesis_settings=CI,
+            pinned=PINNED,
+            properties=props.CALL_PROPERTIES,
+            time_budget=30,
+        )
+    return audits
 
 
 def test_upstream_dp_knapsack_passes_within_tolerance(torch_audits):
