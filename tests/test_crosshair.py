@@ -11,7 +11,6 @@ precondition (which would make the check vacuous) is a failure.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 
 import pytest
@@ -82,9 +81,7 @@ def test_crosshair_finds_upstreams_off_by_one() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(
-    os.environ.get("KNAPSACK_AUDIT_SLOW") != "1", reason="nightly: set KNAPSACK_AUDIT_SLOW=1"
-)
+@pytest.mark.slow
 def test_crosshair_finds_no_counterexample_in_the_driver(monkeypatch: pytest.MonkeyPatch) -> None:
     """About a minute: CrossHair cannot confirm within its budget, but must find nothing."""
     monkeypatch.setattr(driver, "_BASE_CASE_ITEMS", 1)

@@ -136,9 +136,7 @@ def test_sampled_small_scope_deep_recursion(n: int, deep_recursion: None) -> Non
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(
-    os.environ.get("KNAPSACK_AUDIT_SLOW") != "1", reason="nightly: set KNAPSACK_AUDIT_SLOW=1"
-)
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [3, 4])
 def test_exhaustive_small_scope_slow(n: int) -> None:
     """The full scope for n = 3 (175,616 instances, ~30 s) and n = 4 (4.9 million, ~15 min)."""

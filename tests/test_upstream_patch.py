@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
-import os
 import random
 import shutil
 import subprocess
@@ -130,9 +129,7 @@ def test_patched_on_sampled_small_scope(patched: ModuleType, n: int) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(
-    os.environ.get("KNAPSACK_AUDIT_SLOW") != "1", reason="nightly: set KNAPSACK_AUDIT_SLOW=1"
-)
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [3, 4])
 def test_patched_on_full_small_scope_slow(patched: ModuleType, n: int) -> None:
     """The full scope for n = 3 (32,768 instances) and n = 4 (524,288)."""
