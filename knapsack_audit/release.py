@@ -26,7 +26,9 @@ from pathlib import Path
 
 from rich.console import Console
 
-from knapsack_audit.reports import markdown_sections
+from knapsack_audit.golden import fixtures
+from knapsack_audit.golden import replay as golden_replay
+from knapsack_audit.reports import markdown_sections, verdict_table
 from knapsack_audit.targets import Target, installed_torch_solvers, parse_target
 from knapsack_audit.terminal import print_summary, progress_display
 from knapsack_audit.verify import AuditOptions, TargetReport, exit_code, verify_all
@@ -69,22 +71,36 @@ def _defines(module: str, function: str) -> bool:
 
 
 def replay_golden() -> GoldenReplay:
-    """Replay the golden fixtures if ``knapsack_audit.golden.replay`` exists."""
-    if importlib.util.find_spec("knapsack_audit.golden") is None:
+    """Replay the golden fixtures (tests/golden/) against ours and torch's solvers.
+
+    Ours must have no finding. Torch's finding counts are compared with the
+    counts recorded for this environment in ``expected_findings.json``: a
+    changed count (an upstream fix, or a regression) marks the replay failed.
+    Without a source checkout (no fixtures folder) the replay is skipped.
+    """
+    directory = fixtures.default_directory()
+    if not directory.is_dir():
         return GoldenReplay(installed=False)
-    golden = importlib.import_module("knapsack_audit.golden")
-    replay = getattr(golden, "replay", None)
-    if not callable(replay):
-        return GoldenReplay(installed=False)
-    try:
-        results = replay()
-    except Exception as error:
-        return GoldenReplay(True, [f"replay raised {type(error).__name__}: {error}"], True)
+    loaded = fixtures.load(directory)
     outcome = GoldenReplay(installed=True)
-    for result in results or ():
-        outcome.lines.append(str(result))
-        if getattr(result, "passed", True) is False:
+    for solver in golden_replay.our_solvers():
+        findings = golden_replay.replay(solver, loaded)
+        outcome.lines.append(f"`{solver.name}`: {len(loaded)} fixtures, {len(findings)} findings")
+        outcome.failed |= bool(findings)
+    recorded = golden_replay.read_expected(directory).get(golden_replay.environment_key(), {})
+    expected = recorded.get("findings", {})
+    for solver in golden_replay.upstream_solvers():
+        counts = golden_replay.count(golden_replay.replay(solver, loaded))
+        name = solver.name.rpartition(":")[2]
+        line = f"`{name}`: findings per property {counts or 'none'}"
+        if name not in expected:
+            line += " (no recorded counts for this environment)"
+        elif expected[name] != counts:
+            line += f" CHANGED from the recorded {expected[name] or 'none'}"
             outcome.failed = True
+        else:
+            line += " (as recorded)"
+        outcome.lines.append(line)
     return outcome
 
 
@@ -131,16 +147,12 @@ def release_markdown(
         "",
         "## Verdicts",
         "",
-        "| target | status | failed properties |",
-        "|---|---|---|",
     ]
-    for report in reports:
-        failed = ", ".join(finding.property for finding in report.findings) or "-"
-        lines.append(f"| `{report.label}` | {report.status} | {failed} |")
+    lines += verdict_table(reports)
     lines += [""] + [f"- {note}" for note in notes] + [""]
     lines += ["## Golden fixtures", ""]
     if not golden.installed:
-        lines.append("No golden fixtures installed (no `knapsack_audit.golden.replay`); skipped.")
+        lines.append("No golden fixtures found (not a source checkout); replay skipped.")
     else:
         lines.append("Replay: " + ("FAILED" if golden.failed else "passed") + ".")
         lines += [""] + [f"- {line}" for line in golden.lines]
@@ -159,7 +171,7 @@ def run_release_report(output: str, options: AuditOptions, jobs: int, quiet: boo
         )
     golden = replay_golden()
     if not golden.installed:
-        console.print("no golden fixtures installed; golden replay skipped")
+        console.print("no golden fixtures found (not a source checkout); golden replay skipped")
     code = exit_code(reports)
     if golden.failed and code == 0:
         code = 1

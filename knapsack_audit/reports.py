@@ -95,19 +95,19 @@ def markdown_sections(reports: Sequence[TargetReport], level: int = 2) -> list[s
     return lines
 
 
-def to_markdown(reports: Sequence[TargetReport], exit_code: int) -> str:
-    """A Markdown report with a summary table and one section per target."""
-    lines = [
-        f"# knapsack-audit {__version__}: verify",
-        "",
-        f"Exit code {exit_code}.",
-        "",
-        "| target | status | failed properties |",
-        "|---|---|---|",
-    ]
+def verdict_table(reports: Sequence[TargetReport]) -> list[str]:
+    """Markdown lines: one row per target with its status and failed properties."""
+    lines = ["| target | status | failed properties |", "|---|---|---|"]
     for report in reports:
         failed = ", ".join(finding.property for finding in report.findings) or "-"
         lines.append(f"| `{report.label}` | {report.status} | {failed} |")
+    return lines
+
+
+def to_markdown(reports: Sequence[TargetReport], exit_code: int) -> str:
+    """A Markdown report with a summary table and one section per target."""
+    lines = [f"# knapsack-audit {__version__}: verify", "", f"Exit code {exit_code}.", ""]
+    lines += verdict_table(reports)
     lines.append("")
     lines += markdown_sections(reports)
     return "\n".join(lines)

@@ -269,8 +269,10 @@ def test_release_report(tmp_path: Path) -> None:
     markdown = output.read_text()
     for name in ("python", "torch", "numpy", "hypothesis", "knapsack-audit", "cpu count"):
         assert f"| {name} |" in markdown
-    assert "No golden fixtures installed" in markdown
-    assert "no golden fixtures installed" in run.stdout
+    assert "## Golden fixtures" in markdown
+    assert "Replay: passed." in markdown  # ours clean, torch's counts as recorded
+    assert "`knapsack_audit.reference:dp_knapsack`: 118 fixtures, 0 findings" in markdown
+    assert "`ilp_knapsack`: findings per property {'feasibility': 15} (as recorded)" in markdown
     assert "| `knapsack_audit.reference:dp_knapsack` | pass |" in markdown
     assert "| `torch:dp_knapsack_sliding_hirschberg` | fail |" in markdown
 
