@@ -40,7 +40,7 @@ PINNED_CASES = (
 ``dp_knapsack_sliding_hirschberg`` (pytorch issue #197871), ``greedy_knapsack``'s
 ZeroDivisionError on a zero memory, ``ilp_knapsack``'s crash on empty input."""
 
-DEFAULT_MAX_EXAMPLES = 40
+DEFAULT_MAX_EXAMPLES = 60
 DEFAULT_TIME_BUDGET = 36.0
 HARD_STOP_FACTOR = 1.5
 """A round still running at ``HARD_STOP_FACTOR * time_budget`` is cut off."""
