@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from crosshair.core_and_libs import analyze_function, run_checkables
 from crosshair.options import AnalysisKind, AnalysisOptionSet
 from crosshair.statespace import MessageType
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from knapsack_audit.reference.table import next_row
 from knapsack_audit.reference.validation import quantize
@@ -103,3 +106,29 @@ def test_one_dp_step_is_the_recurrence():
 
 def test_crosshair_refutes_off_by_one_dp_step():
     assert_refuted(dp_step_wrong)
+
+
+# ----------------------------------------- the ``crosshair`` Hypothesis profile
+
+SYMBOLIC = settings(settings.get_profile("crosshair"), max_examples=30, database=None)
+ROWS = st.lists(st.integers(0, 20), min_size=1, max_size=4).map(sorted)
+
+
+@SYMBOLIC
+@given(ROWS, st.integers(0, 4), st.integers(-3, 5))
+def test_symbolic_profile_one_dp_step_never_lowers_a_cell(previous, w, v):
+    """SPEC 3.2 via proofs/02: run with the hypothesis-crosshair backend."""
+    row = next_row(previous, w, v)
+    assert all(new >= old for new, old in zip(row, previous, strict=True))
+
+
+def test_symbolic_profile_finds_a_planted_counterexample():
+    """The backend is not vacuous: a false claim about one DP step is refuted."""
+
+    @SYMBOLIC
+    @given(ROWS, st.integers(0, 4), st.integers(-3, 5))
+    def claims_rows_never_change(previous, w, v):
+        assert next_row(previous, w, v) == previous
+
+    with pytest.raises(AssertionError):
+        claims_rows_never_change()
