@@ -49,4 +49,5 @@ def int64_dp_value(instance: Instance) -> Fraction | None:
 
 def pareto_value(instance: Instance) -> Fraction:
     """Exact optimum from the project's Pareto-frontier oracle."""
-    return pareto_optimum(instance).value
+    value: Fraction = pareto_optimum(instance).value
+    return value

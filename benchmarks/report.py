@@ -38,6 +38,7 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
         out["status"] = "ok"
     if ok:
         out["time_s"] = statistics.median(r["time_s"] for r in ok)
+        out["time_min_s"] = min(r["time_s"] for r in ok)
         out["peak_kib"] = statistics.median(r["hwm_peak_kib"] for r in ok)
         out["delta_kib"] = statistics.median(r["hwm_peak_kib"] - r["hwm_baseline_kib"] for r in ok)
         out["over_budget"] = sum(r["over_budget"] for r in ok)
@@ -63,10 +64,15 @@ def _grid_section(name: str, grid: dict[str, Any], optimized_present: bool) -> l
         "",
         f"Run {meta['date_utc']}, command `{meta['command']}`, "
         f"wall time {grid.get('wall_s', float('nan')):.0f} s (incomplete if missing).",
+        *(
+            f"Cells not re-run were measured earlier by `{m['command']}` ({m['date_utc']})."
+            for m in grid.get("earlier_runs", [])
+        ),
         "",
-        "| family | n | Q | solver | status | ok/runs | time (s, median) | peak VmHWM (MiB) "
-        "| solve Δpeak (MiB) | over budget | exact = OPT | within SPEC 5.2 tol | same selection |",
-        "|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| family | n | Q | solver | status | ok/runs | time (s, median) | time (s, min) "
+        "| peak VmHWM (MiB) | solve Δpeak (MiB) | over budget | exact = OPT "
+        "| within SPEC 5.2 tol | same selection |",
+        "|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     ratio_rows: list[str] = []
     oracle_rows: list[str] = []
@@ -75,14 +81,14 @@ def _grid_section(name: str, grid: dict[str, Any], optimized_present: bool) -> l
         summaries: dict[str, dict[str, Any]] = {}
         for solver in SOLVER_ORDER:
             if solver in cell["skipped"]:
-                lines.append(head + f"| {solver} | {cell['skipped'][solver]} |" + " - |" * 8)
+                lines.append(head + f"| {solver} | {cell['skipped'][solver]} |" + " - |" * 9)
                 continue
             if solver not in cell["runs"]:
                 continue
             s = summarize(cell["runs"][solver])
             summaries[solver] = s
             if s["ok"] == 0:
-                lines.append(head + f"| {solver} | {s['status']} | 0/{s['runs']} |" + " - |" * 7)
+                lines.append(head + f"| {solver} | {s['status']} | 0/{s['runs']} |" + " - |" * 8)
                 continue
             judged = s["judged"]
             exact = f"{s['exact']}/{judged}" if judged else "no OPT"
@@ -90,7 +96,8 @@ def _grid_section(name: str, grid: dict[str, Any], optimized_present: bool) -> l
             if s["beats"]:
                 exact += f" (BEATS OPT {s['beats']})"
             lines.append(
-                head + f"| {solver} | {s['status']} | {s['ok']}/{s['runs']} | {s['time_s']:.4g} "
+                head + f"| {solver} | {s['status']} | {s['ok']}/{s['runs']} "
+                f"| {s['time_s']:.4g} | {s['time_min_s']:.4g} "
                 f"| {_mib(s['peak_kib'])} | {_mib(s['delta_kib'])} "
                 f"| {s['over_budget']}/{s['ok']} | {exact} | {tol} "
                 f"| {'yes' if s['deterministic'] else 'NO'} |"
@@ -108,6 +115,21 @@ def _grid_section(name: str, grid: dict[str, Any], optimized_present: bool) -> l
             f"| {sources} | {'DISAGREE' if cell['opt_disagreement'] else 'agree'} "
             f"| {cell['tolerance']:.3g} |"
         )
+    loads = [
+        r["loadavg_before"]
+        for cell in grid["cells"]
+        for records in cell["runs"].values()
+        for r in records
+        if "loadavg_before" in r
+    ]
+    if loads:
+        lines += [
+            "",
+            f"1-minute load average at the start of each run: min {min(loads):.2f}, median "
+            f"{statistics.median(loads):.2f}, max {max(loads):.2f} (on "
+            f"{meta['machine']['nproc']} CPUs; above ~1 other processes competed for the "
+            "CPUs, which inflates times, most of all for torch's multi-threaded kernels).",
+        ]
     lines += ["", "Ratios (optimized / upstream; time and solve Δpeak):", ""]
     if optimized_present:
         lines += [
@@ -175,7 +197,8 @@ def write_markdown(results: dict[str, Any], path: Path) -> None:
         f"{machine['mem_total_kib'] / 2**20:.1f} GiB, {machine['platform']}",
         f"- Versions: Python {machine['python']}, torch {machine['torch']}, numpy "
         f"{machine['numpy']}, scipy {machine['scipy']}, ortools {machine['ortools']}, "
-        f"matplotlib {machine['matplotlib']}",
+        f"matplotlib {machine['matplotlib']}; torch intra-op threads "
+        f"{machine.get('torch_threads', '?')}",
         f"- optimized (`knapsack_audit.optimized.dp_knapsack_sliding_hirschberg`): "
         f"{'present' if meta['optimized_present'] else 'ABSENT'} ({meta['optimized_note']})",
         "- Each run is a fresh `python -m benchmarks.worker` process with RLIMIT_AS = "

@@ -40,7 +40,7 @@ from knapsack_audit.reference.validation import exact_sum
 
 from benchmarks.instances import FAMILIES, PARTITIONER_FAMILY, PISINGER_FAMILIES, make_instance
 from benchmarks.oracle import int64_dp_value, pareto_value
-from benchmarks.worker import RESULT_MARKER
+from benchmarks.worker import OPTIMIZED_FUNCTION, RESULT_MARKER
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SOLVERS = (
@@ -63,8 +63,8 @@ def optimized_status() -> tuple[bool, str]:
     if importlib.util.find_spec("knapsack_audit.optimized") is None:
         return False, "package knapsack_audit.optimized not found"
     module = importlib.import_module("knapsack_audit.optimized")
-    if not hasattr(module, "dp_knapsack_sliding_hirschberg"):
-        return False, "knapsack_audit.optimized has no dp_knapsack_sliding_hirschberg (not merged)"
+    if not hasattr(module, OPTIMIZED_FUNCTION):
+        return False, f"knapsack_audit.optimized has no {OPTIMIZED_FUNCTION} (not merged)"
     return True, f"found in {module.__file__}"
 
 
@@ -115,6 +115,9 @@ def a_priori_skip(
 def run_child(job: dict[str, Any], timeout: float) -> dict[str, Any]:
     """Run one job in a new ``python -m benchmarks.worker`` process."""
     started = time.perf_counter()
+    env = dict(os.environ)
+    if job.get("torch_threads"):
+        env["OMP_NUM_THREADS"] = str(job["torch_threads"])
     try:
         proc = subprocess.run(
             [sys.executable, "-m", "benchmarks.worker"],
@@ -122,6 +125,7 @@ def run_child(job: dict[str, Any], timeout: float) -> dict[str, Any]:
             capture_output=True,
             text=True,
             cwd=REPO_ROOT,
+            env=env,
             timeout=timeout + STARTUP_GRACE_S,
             check=False,
         )
@@ -163,7 +167,8 @@ def spec_tolerance(instance: Instance) -> Fraction:
     k = instance.n + 1
     gamma = k * u / (1 - k * u)
     total = sum((abs(Fraction(v)) for v in instance.runtimes), Fraction(0))
-    return 2 * gamma * total + 2 * k * Fraction(1, 2**149)
+    tolerance: Fraction = 2 * gamma * total + 2 * k * Fraction(1, 2**149)
+    return tolerance
 
 
 def cell_optimum(
@@ -241,6 +246,7 @@ def run_cell(
                 "runtime_scale": args.runtime_scale,
                 "mem_limit_bytes": int(args.mem_limit_gib * GIB),
                 "time_limit": args.timeout,
+                "torch_threads": args.torch_threads,
             }
             record = run_child(job, args.timeout)
             record["repeat"] = repeat
@@ -302,8 +308,14 @@ def largest_search(
             bench = make_instance("uncorrelated", n, q, args.seed, args.runtime_scale)
             instance = validate(bench.memory, bench.runtime, bench.max_memory)
             reason = a_priori_skip(solver, instance, args, optimized_ok)
-            if reason:
+            if reason and not reason.startswith("skipped: n*min(Q, sum w)"):
                 stop = f"Q={q}: {reason}"
+                break
+            if best is not None and 2.2 * best["time_s"] > args.timeout:
+                stop = (
+                    f"Q={q}: not run, predicted {2 * best['time_s']:.0f} s "
+                    f"(2x the last step) > {args.timeout:g} s"
+                )
                 break
             job = {
                 "solver": solver,
@@ -314,6 +326,7 @@ def largest_search(
                 "runtime_scale": args.runtime_scale,
                 "mem_limit_bytes": int(args.mem_limit_gib * GIB),
                 "time_limit": args.timeout,
+                "torch_threads": args.torch_threads,
             }
             record = run_child(job, args.timeout)
             ok = record["status"] == "ok" and record.get("proven_optimal", True)
@@ -354,6 +367,9 @@ def machine_info() -> dict[str, Any]:
             info[module] = importlib.import_module(module).__version__
         except ImportError:
             info[module] = "not installed"
+    import torch
+
+    info["torch_threads"] = torch.get_num_threads()
     return info
 
 
@@ -373,6 +389,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per solve")
     parser.add_argument("--mem-limit-gib", type=float, default=8.0, help="RLIMIT_AS per child")
+    parser.add_argument(
+        "--torch-threads",
+        type=int,
+        default=0,
+        help="OMP_NUM_THREADS for the children (0: leave torch's default)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--runtime-scale", type=int, default=1)
     parser.add_argument(
@@ -434,12 +456,25 @@ def main(argv: list[str] | None = None) -> None:
         }
     else:
         cells = [c for c in grid_cells(args.grid, args.partitioner_q) if c[0] in args.families]
-        grid_record: dict[str, Any] = {"meta": results["meta"], "cells": []}
+        old_grid = results["grids"].get(args.grid, {})
+        kept = [
+            c
+            for c in old_grid.get("cells", [])
+            if (c["family"], c["n"], c["capacity"]) not in cells
+        ]
+        grid_record: dict[str, Any] = {
+            "meta": results["meta"],
+            "cells": kept,
+            "earlier_runs": old_grid.get("earlier_runs", []) + ([old_grid["meta"]] if kept else []),
+        }
         results["grids"][args.grid] = grid_record
         failures: dict[str, list[tuple[str, int, int]]] = {}
         for cell in cells:
             log(f"cell {cell[0]} n={cell[1]} Q={cell[2]}")
             grid_record["cells"].append(run_cell(cell, args.solvers, args, optimized_ok, failures))
+            grid_record["cells"].sort(
+                key=lambda c: (FAMILIES.index(c["family"]), c["n"], c["capacity"])
+            )
             results_path.write_text(json.dumps(results, indent=1) + "\n")
         grid_record["wall_s"] = time.perf_counter() - started
     results_path.write_text(json.dumps(results, indent=1) + "\n")

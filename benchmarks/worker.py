@@ -35,9 +35,11 @@ import sys
 import time
 import traceback
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 RESULT_MARKER = "BENCH-RESULT "
+OPTIMIZED_FUNCTION = "dp_knapsack_sliding_hirschberg"
+"""Name of the optimized solver in :mod:`knapsack_audit.optimized` (merged separately)."""
 
 Solver = Callable[[list[float], list[float], float], tuple[float, list[int], list[int]]]
 
@@ -51,12 +53,18 @@ def read_vm_kib(field: str) -> int:
     raise RuntimeError(f"{field} not found in /proc/self/status")
 
 
+def read_loadavg() -> float:
+    """The 1-minute load average (``/proc/loadavg``): how busy the machine was."""
+    with open("/proc/loadavg", encoding="ascii") as loadavg:
+        return float(loadavg.read().split()[0])
+
+
 def _milp_solver(time_limit: float, extra: dict[str, Any]) -> Solver:
     """scipy ``milp`` (HiGHS) on the quantized integer weights, gap 0."""
     import numpy as np
     from knapsack_audit.reference import validate
     from knapsack_audit.reference.validation import integer_runtimes
-    from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.optimize import Bounds, LinearConstraint, milp  # type: ignore[import-untyped]
 
     def solve(
         memory: list[float], runtime: list[float], max_memory: float
@@ -92,7 +100,7 @@ def _ortools_solver(time_limit: float, extra: dict[str, Any]) -> Solver:
     """OR-Tools' branch-and-bound knapsack solver on integer weights and values."""
     from knapsack_audit.reference import validate
     from knapsack_audit.reference.validation import integer_runtimes
-    from ortools.algorithms.python import knapsack_solver
+    from ortools.algorithms.python import knapsack_solver  # type: ignore[import-untyped]
 
     def solve(
         memory: list[float], runtime: list[float], max_memory: float
@@ -123,18 +131,18 @@ def load_solver(name: str, time_limit: float, extra: dict[str, Any]) -> Solver:
 
         return dp_knapsack
     if name == "optimized":
-        from knapsack_audit import optimized
+        import knapsack_audit.optimized
 
-        solver: Solver = optimized.dp_knapsack_sliding_hirschberg  # type: ignore[attr-defined]
-        return solver
+        return cast(Solver, getattr(knapsack_audit.optimized, OPTIMIZED_FUNCTION))
     if name in ("upstream_dp", "upstream_hirschberg", "greedy"):
         from torch._functorch._activation_checkpointing import knapsack
 
-        return {
+        upstream = {
             "upstream_dp": knapsack.dp_knapsack,
             "upstream_hirschberg": knapsack.dp_knapsack_sliding_hirschberg,
             "greedy": knapsack.greedy_knapsack,
-        }[name]
+        }
+        return cast(Solver, upstream[name])
     if name == "milp":
         return _milp_solver(time_limit, extra)
     if name == "ortools":
@@ -165,7 +173,10 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
         int(job["seed"]),
         int(job["runtime_scale"]),
     )
-    record: dict[str, Any] = {"hwm_baseline_kib": read_vm_kib("VmHWM")}
+    record: dict[str, Any] = {
+        "hwm_baseline_kib": read_vm_kib("VmHWM"),
+        "loadavg_before": read_loadavg(),
+    }
     start = time.perf_counter()
     try:
         value, saved, _ = solver(inst.memory, inst.runtime, inst.max_memory)
@@ -180,6 +191,7 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
         record["value"] = float(value)
         record["saved"] = [int(i) for i in saved]
     record["hwm_peak_kib"] = read_vm_kib("VmHWM")
+    record["loadavg_after"] = read_loadavg()
     record.update(extra)
     return record
 
