@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import statistics
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -182,6 +184,49 @@ def _largest_section(largest: dict[str, Any] | None) -> list[str]:
     return [*lines, ""]
 
 
+def _correctness_section(grids: dict[str, Any]) -> list[str]:
+    """Per solver, over all grids: cells run and cells with a wrong answer."""
+    tally: dict[str, dict[str, list[str]]] = {}
+    for grid_name, grid in grids.items():
+        for cell in grid["cells"]:
+            where = f"{grid_name}:{cell['family']}/n={cell['n']}/Q={cell['capacity']}"
+            for solver, records in cell["runs"].items():
+                s = summarize(records)
+                if not s["ok"]:
+                    continue
+                t = tally.setdefault(solver, {"run": [], "over": [], "inexact": [], "tol": []})
+                t["run"].append(where)
+                if s["over_budget"]:
+                    t["over"].append(where)
+                if s["judged"] and s["exact"] < s["judged"]:
+                    t["inexact"].append(where)
+                if s["judged"] and s["within_tol"] < s["judged"]:
+                    t["tol"].append(where)
+    lines = [
+        "## Correctness summary",
+        "",
+        "Cells where at least one run of the solver was over budget, missed the exact "
+        "optimum, or missed it by more than SPEC 5.2's tolerance (over-budget runs count as "
+        "misses).",
+        "",
+        "| solver | cells solved | over budget | not exact | outside SPEC 5.2 tol |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for solver in SOLVER_ORDER:
+        if solver in tally:
+            t = tally[solver]
+            lines.append(
+                f"| {solver} | {len(t['run'])} | {len(t['over'])} | {len(t['inexact'])} "
+                f"| {len(t['tol'])} |"
+            )
+    for solver in SOLVER_ORDER:
+        over = tally.get(solver, {}).get("over", [])
+        if over:
+            lines.append("")
+            lines.append(f"`{solver}` over budget in: " + ", ".join(over))
+    return [*lines, ""]
+
+
 def write_markdown(results: dict[str, Any], path: Path) -> None:
     """Write RESULTS.md from the results dictionary built by :mod:`benchmarks.run`."""
     grids = results.get("grids", {})
@@ -206,7 +251,19 @@ def write_markdown(results: dict[str, Any], path: Path) -> None:
         f"{meta['options']['repeats']} repeats per solver and cell unless a run fails.",
         "",
     ]
+    lines += _correctness_section(grids)
     for name, grid in grids.items():
         lines += _grid_section(name, grid, bool(grid["meta"]["optimized_present"]))
     lines += _largest_section(results.get("largest"))
     path.write_text("\n".join(lines))
+
+
+def main() -> None:
+    """Rewrite RESULTS.md from ``results.json`` in the directory given (default results/)."""
+    out_dir = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).parent / "results"
+    results = json.loads((out_dir / "results.json").read_text())
+    write_markdown(results, out_dir / "RESULTS.md")
+
+
+if __name__ == "__main__":
+    main()
