@@ -242,8 +242,11 @@ def write_markdown(results: dict[str, Any], path: Path) -> None:
         f"{machine['mem_total_kib'] / 2**20:.1f} GiB, {machine['platform']}",
         f"- Versions: Python {machine['python']}, torch {machine['torch']}, numpy "
         f"{machine['numpy']}, scipy {machine['scipy']}, ortools {machine['ortools']}, "
-        f"matplotlib {machine['matplotlib']}; torch intra-op threads "
-        f"{machine.get('torch_threads', '?')}",
+        f"matplotlib {machine['matplotlib']}",
+        f"- Threads: children ran with OMP_NUM_THREADS = "
+        f"{meta['options'].get('torch_threads', '0')} (0: torch's default, here "
+        f'{machine.get("torch_default_threads", "?")}); see README, "How time and memory are '
+        f'measured"',
         f"- optimized (`knapsack_audit.optimized.dp_knapsack_sliding_hirschberg`): "
         f"{'present' if meta['optimized_present'] else 'ABSENT'} ({meta['optimized_note']})",
         "- Each run is a fresh `python -m benchmarks.worker` process with RLIMIT_AS = "

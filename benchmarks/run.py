@@ -369,7 +369,7 @@ def machine_info() -> dict[str, Any]:
             info[module] = "not installed"
     import torch
 
-    info["torch_threads"] = torch.get_num_threads()
+    info["torch_default_threads"] = torch.get_num_threads()
     return info
 
 
@@ -392,8 +392,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--torch-threads",
         type=int,
-        default=0,
-        help="OMP_NUM_THREADS for the children (0: leave torch's default)",
+        default=1,
+        help="OMP_NUM_THREADS for the children (0: leave torch's default, one per core)",
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--runtime-scale", type=int, default=1)
