@@ -192,6 +192,10 @@ def cell_optimum(
         value = int64_dp_value(instance)
         if value is not None:
             sources["int64_dp"] = str(value)
+    for record in runs.get("reference", []):
+        if record["status"] == "ok" and sources:
+            sources["reference"] = record["exact_value"]
+            break
     if not sources:
         return {"opt": None, "opt_source": None, "opt_sources": {}, "opt_disagreement": False}
     first = next(iter(sources))
