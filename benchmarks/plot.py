@@ -1,9 +1,10 @@
 """PNG plots of solve time and peak memory from ``results.json``.
 
 ``python -m benchmarks.plot [results_dir]`` (also called by :mod:`benchmarks.run`).
-For each grid and family: time and peak ``VmHWM`` against ``n`` (one panel per
-``Q``) and against ``Q`` (one panel per ``n``), log-log, one line per solver;
-a family with a single cell gets a bar chart instead. Only successful runs are
+For each grid and family: time, peak ``VmHWM`` and the solve's Δpeak against
+``n`` (one column per ``Q``) and against ``Q`` (one column per ``n``), log-log,
+one line per solver; a family with a single cell gets a bar chart instead
+(peak split into "before the solve" and the solve's Δpeak). Only successful runs are
 plotted (medians over repeats); failures and skips are in RESULTS.md.
 """
 
@@ -22,6 +23,8 @@ import matplotlib.pyplot as plt
 from benchmarks.report import SOLVER_ORDER, summarize
 
 MARKERS = dict(zip(SOLVER_ORDER, "osD^vxP", strict=True))
+DELTA_FLOOR_MIB = 0.1
+"""Δpeak values below this are drawn at it (log axis; greedy adds about nothing)."""
 
 
 def _points(grid: dict[str, Any], family: str) -> dict[tuple[int, int], dict[str, dict[str, Any]]]:
@@ -41,7 +44,7 @@ def _line_figure(
     """Panels per fixed other axis; x = n (``by='n'``) or Q (``by='Q'``)."""
     fixed_values = sorted({q if by == "n" else n for n, q in points})
     fig, axes = plt.subplots(
-        2, len(fixed_values), figsize=(4.5 * len(fixed_values), 7.5), squeeze=False
+        3, len(fixed_values), figsize=(4.5 * len(fixed_values), 11), squeeze=False
     )
     for col, fixed in enumerate(fixed_values):
         cells = sorted(
@@ -55,14 +58,21 @@ def _line_figure(
                 continue
             times = [sums[solver]["time_s"] for _, sums in cells if solver in sums]
             peaks = [sums[solver]["peak_kib"] / 1024 for _, sums in cells if solver in sums]
+            deltas = [
+                max(DELTA_FLOOR_MIB, sums[solver]["delta_kib"] / 1024)
+                for _, sums in cells
+                if solver in sums
+            ]
             style = {"marker": MARKERS[solver], "label": solver}
             axes[0][col].plot(xs, times, **style)
             axes[1][col].plot(xs, peaks, **style)
+            axes[2][col].plot(xs, deltas, **style)
         other = "Q" if by == "n" else "n"
         axes[0][col].set_title(f"{other} = {fixed:g}")
         axes[0][col].set_ylabel("solve time (s, median)")
         axes[1][col].set_ylabel("peak VmHWM of the process (MiB)")
-        for row in (0, 1):
+        axes[2][col].set_ylabel(f"solve Δpeak (MiB, floor {DELTA_FLOOR_MIB})")
+        for row in (0, 1, 2):
             axes[row][col].set_xscale("log")
             axes[row][col].set_yscale("log")
             axes[row][col].set_xlabel(by)
@@ -80,8 +90,12 @@ def _bar_figure(sums: dict[str, dict[str, Any]], title: str, path: Path) -> None
     axes[0].bar(solvers, [sums[s]["time_s"] for s in solvers])
     axes[0].set_yscale("log")
     axes[0].set_ylabel("solve time (s, median)")
-    axes[1].bar(solvers, [sums[s]["peak_kib"] / 1024 for s in solvers])
+    baselines = [(sums[s]["peak_kib"] - sums[s]["delta_kib"]) / 1024 for s in solvers]
+    deltas = [sums[s]["delta_kib"] / 1024 for s in solvers]
+    axes[1].bar(solvers, baselines, color="#bbbbbb", label="before the solve")
+    axes[1].bar(solvers, deltas, bottom=baselines, color="#d62728", label="solve Δpeak")
     axes[1].set_ylabel("peak VmHWM of the process (MiB)")
+    axes[1].legend(fontsize=8)
     for ax in axes:
         ax.tick_params(axis="x", rotation=40, labelsize=8)
         ax.grid(True, axis="y", alpha=0.3)
