@@ -169,7 +169,11 @@ def _largest_section(largest: dict[str, Any] | None) -> list[str]:
         f"{meta['options']['mem_limit_gib']} GiB RLIMIT_AS, {meta['options']['timeout']} s.",
         "",
     ]
-    for solver, found in largest["solvers"].items():
+    for solver in SOLVER_ORDER:
+        found = largest["solvers"].get(solver)
+        if found is None:
+            lines.append(f"- `{solver}`: not run in the search")
+            continue
         best = found.get("largest")
         if found["status"] == "absent":
             lines.append(f"- `{solver}`: absent (not importable)")
