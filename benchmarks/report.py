@@ -231,6 +231,24 @@ def _correctness_section(grids: dict[str, Any]) -> list[str]:
     return [*lines, ""]
 
 
+def print_summary(results: dict[str, Any]) -> None:
+    """Print the correctness summary of every grid to the terminal (with rich)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    rows = [
+        line.strip("|").split("|")
+        for line in _correctness_section(results.get("grids", {}))
+        if line.startswith("| ") and not line.startswith("| solver")
+    ]
+    table = Table(title="Correctness summary (cells)")
+    for header in ("solver", "solved", "over budget", "not exact", "outside tol"):
+        table.add_column(header, justify="left" if header == "solver" else "right")
+    for row in rows:
+        table.add_row(*(cell.strip() for cell in row))
+    Console(stderr=True).print(table)
+
+
 def write_markdown(results: dict[str, Any], path: Path) -> None:
     """Write RESULTS.md from the results dictionary built by :mod:`benchmarks.run`."""
     grids = results.get("grids", {})

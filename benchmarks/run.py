@@ -429,7 +429,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> None:
     """Run the benchmark and write results.json, RESULTS.md and the plots."""
-    from benchmarks.report import write_markdown
+    from benchmarks.report import print_summary, write_markdown
 
     args = parse_args(argv)
     optimized_ok, optimized_note = optimized_status()
@@ -483,6 +483,7 @@ def main(argv: list[str] | None = None) -> None:
         grid_record["wall_s"] = time.perf_counter() - started
     results_path.write_text(json.dumps(results, indent=1) + "\n")
     write_markdown(results, args.out / "RESULTS.md")
+    print_summary(results)
     if not args.no_plots:
         from benchmarks.plot import plot_all
 
