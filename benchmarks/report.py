@@ -166,7 +166,10 @@ def _largest_section(largest: dict[str, Any] | None) -> list[str]:
     lines += [
         f"Doubling search over Q at fixed n, family `uncorrelated`, one run per step; run "
         f"{meta['date_utc']}, command `{meta['command']}`, caps: "
-        f"{meta['options']['mem_limit_gib']} GiB RLIMIT_AS, {meta['options']['timeout']} s.",
+        f"{meta['options']['mem_limit_gib']} GiB RLIMIT_AS, {meta['options']['timeout']} s. "
+        "Solved means returned within both caps; answers are not checked in this mode "
+        "(see the grids: `upstream_hirschberg` can return over-budget selections). Steps "
+        "are single runs on a possibly busy machine, so the time limit is approximate.",
         "",
     ]
     for solver in SOLVER_ORDER:
