@@ -23,6 +23,8 @@ import matplotlib.pyplot as plt
 from benchmarks.report import SOLVER_ORDER, summarize
 
 MARKERS = dict(zip(SOLVER_ORDER, "osD^vxP", strict=True))
+COLORS = dict(zip(SOLVER_ORDER, (f"C{i}" for i in range(len(SOLVER_ORDER))), strict=True))
+"""Fixed colour per solver, so that every panel and every figure agree."""
 DELTA_FLOOR_MIB = 0.1
 """Δpeak values below this are drawn at it (log axis; greedy adds about nothing)."""
 
@@ -63,7 +65,7 @@ def _line_figure(
                 for _, sums in cells
                 if solver in sums
             ]
-            style = {"marker": MARKERS[solver], "label": solver}
+            style = {"marker": MARKERS[solver], "color": COLORS[solver], "label": solver}
             axes[0][col].plot(xs, times, **style)
             axes[1][col].plot(xs, peaks, **style)
             axes[2][col].plot(xs, deltas, **style)
@@ -77,9 +79,17 @@ def _line_figure(
             axes[row][col].set_yscale("log")
             axes[row][col].set_xlabel(by)
             axes[row][col].grid(True, which="both", alpha=0.3)
-    axes[0][0].legend(fontsize=8)
+    handles = {
+        label: handle
+        for ax in axes.flat
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True)
+    }
+    shown = [s for s in SOLVER_ORDER if s in handles]
+    ncol = min(4, 2 * len(fixed_values))
+    legend_rows = -(-len(shown) // ncol)
+    fig.legend([handles[s] for s in shown], shown, loc="lower center", ncol=ncol, fontsize=9)
     fig.suptitle(title)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0.0, 0.01 + 0.025 * legend_rows, 1.0, 1.0))
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
@@ -87,7 +97,7 @@ def _line_figure(
 def _bar_figure(sums: dict[str, dict[str, Any]], title: str, path: Path) -> None:
     solvers = [s for s in SOLVER_ORDER if s in sums]
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-    axes[0].bar(solvers, [sums[s]["time_s"] for s in solvers])
+    axes[0].bar(solvers, [sums[s]["time_s"] for s in solvers], color=[COLORS[s] for s in solvers])
     axes[0].set_yscale("log")
     axes[0].set_ylabel("solve time (s, median)")
     baselines = [(sums[s]["peak_kib"] - sums[s]["delta_kib"]) / 1024 for s in solvers]
