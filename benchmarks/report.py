@@ -112,9 +112,15 @@ def _grid_section(name: str, grid: dict[str, Any], optimized_present: bool) -> l
             f"| {_ratio(opt, hb, 'time_s')} | {_ratio(opt, hb, 'delta_kib')} |"
         )
         sources = ", ".join(f"{k}" for k in cell["opt_sources"]) or "none"
+        if cell["opt_disagreement"]:
+            check = "DISAGREE"
+        elif len(cell["opt_sources"]) > 1:
+            check = "agree"
+        else:
+            check = "single source"
         oracle_rows.append(
             head + f"| {cell['sum_weights']} | {cell['opt'] or '-'} | {cell['opt_source'] or '-'} "
-            f"| {sources} | {'DISAGREE' if cell['opt_disagreement'] else 'agree'} "
+            f"| {sources} | {check} "
             f"| {cell['tolerance']:.3g} |"
         )
     loads = [
