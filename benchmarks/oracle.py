@@ -1,0 +1,53 @@
+"""The exact optimum of a benchmark cell, and where it came from.
+
+Sources, in the order :func:`cell_optimum` tries them:
+
+``pareto``
+    :func:`knapsack_audit.reference.pareto_optimum`, the project's exact
+    :class:`~fractions.Fraction` oracle, when ``n * min(Q, sum w)`` is at most
+    ``pareto_limit`` (it is pure Python).
+``ortools`` / ``milp``
+    the exact integer value of a selection that OR-Tools' branch and bound, or
+    scipy ``milp`` (HiGHS, relative gap 0), *proved* optimal in one of the
+    benchmark runs. Both solve the problem on the quantized integer weights.
+``int64_dp``
+    :func:`int64_dp_value`: a one-row dynamic programme in numpy ``int64``
+    over the integer runtimes, value only. Exact because every partial sum
+    stays below ``2**63`` (checked). Time O(n * Q), memory O(Q).
+
+When several sources are available they are all recorded and compared; a
+disagreement is reported in RESULTS.md.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+from knapsack_audit.reference import Instance, pareto_optimum
+from knapsack_audit.reference.validation import integer_runtimes
+
+
+def int64_dp_value(instance: Instance) -> Fraction | None:
+    """Exact optimum by ``OPT(c) = max(OPT(c), v_i + OPT(c - w_i))`` in int64.
+
+    Returns ``None`` when a runtime is negative or the scaled runtimes could
+    overflow int64. Time O(n * Q), memory O(Q) int64 cells.
+    """
+    values, shift = integer_runtimes(instance.runtimes)
+    if min(values, default=0) < 0 or sum(values) >= 2**62:
+        return None
+    columns = min(instance.capacity, sum(instance.weights)) + 1
+    best = np.zeros(columns, dtype=np.int64)
+    for w, v in zip(instance.weights, values, strict=True):
+        if w == 0:
+            best += v
+        elif w < columns:
+            np.maximum(best[w:], best[:-w] + v, out=best[w:])
+    return Fraction(int(best[-1]), 2**shift)
+
+
+def pareto_value(instance: Instance) -> Fraction:
+    """Exact optimum from the project's Pareto-frontier oracle."""
+    value: Fraction = pareto_optimum(instance).value
+    return value

@@ -1,0 +1,208 @@
+"""One timed solve in a fresh process: ``python -m benchmarks.worker < job.json``.
+
+:mod:`benchmarks.run` starts this module once per (cell, solver, repeat) with
+:func:`subprocess.run`, i.e. fork + exec of a new interpreter. The job is a
+JSON object on stdin; the result is one JSON line on stdout, prefixed with
+:data:`RESULT_MARKER` so that anything a solver prints is ignored.
+
+Order of events in the child:
+
+1. ``RLIMIT_AS`` is set to the job's memory cap, before anything else is
+   imported, so an allocation beyond it fails (``MemoryError`` in Python,
+   ``RuntimeError: ... can't allocate memory`` from torch, ``std::bad_alloc``
+   from C++) instead of pushing the machine into swap or the OOM killer.
+2. The solver's modules are imported and the instance is generated.
+3. ``VmHWM`` (peak resident set of this process) is read from
+   ``/proc/self/status``: the *baseline*.
+4. The solve runs, timed with :func:`time.perf_counter`.
+5. ``VmHWM`` is read again: the *peak*. ``peak - baseline`` is what the solve
+   itself added on top of the interpreter, its imports and the instance.
+
+Why a fresh, exec'd process: ``VmHWM`` belongs to the address space. A
+forked child without exec starts with its parent's resident pages counted, and
+``getrusage(RUSAGE_CHILDREN).ru_maxrss`` even keeps the pre-exec maximum. After
+exec the new address space starts from zero, so the child's ``VmHWM`` is its
+own. A fresh process per run also keeps allocator caches and torch's thread
+pool from leaking one solve's state into the next.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import resource
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any, cast
+
+RESULT_MARKER = "BENCH-RESULT "
+OPTIMIZED_FUNCTION = "dp_knapsack_sliding_hirschberg"
+"""Name of the optimized solver in :mod:`knapsack_audit.optimized` (merged separately)."""
+
+Solver = Callable[[list[float], list[float], float], tuple[float, list[int], list[int]]]
+
+
+def read_vm_kib(field: str) -> int:
+    """Return a ``/proc/self/status`` field (``VmHWM``, ``VmRSS``, ...) in KiB."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise RuntimeError(f"{field} not found in /proc/self/status")
+
+
+def read_loadavg() -> float:
+    """The 1-minute load average (``/proc/loadavg``): how busy the machine was."""
+    with open("/proc/loadavg", encoding="ascii") as loadavg:
+        return float(loadavg.read().split()[0])
+
+
+def _milp_solver(time_limit: float, extra: dict[str, Any]) -> Solver:
+    """scipy ``milp`` (HiGHS) on the quantized integer weights, gap 0."""
+    import numpy as np
+    from knapsack_audit.reference import validate
+    from knapsack_audit.reference.validation import integer_runtimes
+    from scipy.optimize import Bounds, LinearConstraint, milp  # type: ignore[import-untyped]
+
+    def solve(
+        memory: list[float], runtime: list[float], max_memory: float
+    ) -> tuple[float, list[int], list[int]]:
+        instance = validate(memory, runtime, max_memory)
+        values, _ = integer_runtimes(instance.runtimes)
+        n = instance.n
+        res = milp(
+            c=-np.array(values, dtype=np.float64),
+            constraints=[
+                LinearConstraint(
+                    np.array([instance.weights], dtype=np.float64), ub=instance.capacity
+                )
+            ],
+            integrality=np.ones(n),
+            bounds=Bounds(0, 1),
+            options={"mip_rel_gap": 0.0, "time_limit": time_limit, "disp": False},
+        )
+        extra["milp_status"] = int(res.status)
+        extra["milp_message"] = str(res.message)
+        extra["proven_optimal"] = res.status == 0
+        if res.x is None:
+            raise RuntimeError(f"milp found no solution: {res.message}")
+        saved = [i for i in range(n) if res.x[i] > 0.5]
+        chosen = set(saved)
+        recomputable = [i for i in range(n - 1, -1, -1) if i not in chosen]
+        return float(-res.fun), saved, recomputable
+
+    return solve
+
+
+def _ortools_solver(time_limit: float, extra: dict[str, Any]) -> Solver:
+    """OR-Tools' branch-and-bound knapsack solver on integer weights and values."""
+    from knapsack_audit.reference import validate
+    from knapsack_audit.reference.validation import integer_runtimes
+    from ortools.algorithms.python import knapsack_solver  # type: ignore[import-untyped]
+
+    def solve(
+        memory: list[float], runtime: list[float], max_memory: float
+    ) -> tuple[float, list[int], list[int]]:
+        instance = validate(memory, runtime, max_memory)
+        values, shift = integer_runtimes(instance.runtimes)
+        if min(values, default=0) < 0 or sum(values) >= 2**63:
+            raise ValueError("OR-Tools needs non-negative int64 values; scaled runtimes do not fit")
+        solver = knapsack_solver.KnapsackSolver(
+            knapsack_solver.SolverType.KNAPSACK_MULTIDIMENSION_BRANCH_AND_BOUND_SOLVER, "bench"
+        )
+        solver.set_time_limit(time_limit)
+        solver.init(values, [list(instance.weights)], [instance.capacity])
+        best = solver.solve()
+        extra["proven_optimal"] = bool(solver.is_solution_optimal())
+        saved = [i for i in range(instance.n) if solver.best_solution_contains(i)]
+        chosen = set(saved)
+        recomputable = [i for i in range(instance.n - 1, -1, -1) if i not in chosen]
+        return math.ldexp(float(best), -shift), saved, recomputable
+
+    return solve
+
+
+def load_solver(name: str, time_limit: float, extra: dict[str, Any]) -> Solver:
+    """Import and return the solver called ``name`` (see ``benchmarks.run.SOLVERS``)."""
+    if name == "reference":
+        from knapsack_audit.reference import dp_knapsack
+
+        return dp_knapsack
+    if name == "optimized":
+        import knapsack_audit.optimized
+
+        return cast(Solver, getattr(knapsack_audit.optimized, OPTIMIZED_FUNCTION))
+    if name in ("upstream_dp", "upstream_hirschberg", "greedy"):
+        from torch._functorch._activation_checkpointing import knapsack
+
+        upstream = {
+            "upstream_dp": knapsack.dp_knapsack,
+            "upstream_hirschberg": knapsack.dp_knapsack_sliding_hirschberg,
+            "greedy": knapsack.greedy_knapsack,
+        }
+        return cast(Solver, upstream[name])
+    if name == "milp":
+        return _milp_solver(time_limit, extra)
+    if name == "ortools":
+        return _ortools_solver(time_limit, extra)
+    raise ValueError(f"unknown solver {name!r}")
+
+
+def _is_oom(error: BaseException) -> bool:
+    text = str(error).lower()
+    return isinstance(error, MemoryError) or (
+        isinstance(error, RuntimeError) and ("allocate" in text or "out of memory" in text)
+    )
+
+
+def run_job(job: dict[str, Any]) -> dict[str, Any]:
+    """Run one job (see the module docstring) and return its result record."""
+    mem_limit = int(job["mem_limit_bytes"])
+    resource.setrlimit(resource.RLIMIT_AS, (mem_limit, mem_limit))
+    extra: dict[str, Any] = {}
+    solver = load_solver(job["solver"], float(job["time_limit"]), extra)
+
+    from benchmarks.instances import make_instance
+
+    inst = make_instance(
+        job["family"],
+        int(job["n"]),
+        int(job["capacity"]),
+        int(job["seed"]),
+        int(job["runtime_scale"]),
+    )
+    record: dict[str, Any] = {
+        "hwm_baseline_kib": read_vm_kib("VmHWM"),
+        "loadavg_before": read_loadavg(),
+    }
+    start = time.perf_counter()
+    try:
+        value, saved, _ = solver(inst.memory, inst.runtime, inst.max_memory)
+    except Exception as error:
+        record["time_s"] = time.perf_counter() - start
+        record["status"] = "oom" if _is_oom(error) else "error"
+        record["error"] = f"{type(error).__name__}: {error}"[:500]
+        record["traceback"] = traceback.format_exc()[-2000:]
+    else:
+        record["time_s"] = time.perf_counter() - start
+        record["status"] = "ok"
+        record["value"] = float(value)
+        record["saved"] = [int(i) for i in saved]
+    record["hwm_peak_kib"] = read_vm_kib("VmHWM")
+    record["loadavg_after"] = read_loadavg()
+    record.update(extra)
+    return record
+
+
+def main() -> None:
+    """Read a job from stdin, print its result after :data:`RESULT_MARKER`."""
+    job = json.loads(sys.stdin.read())
+    record = run_job(job)
+    sys.stdout.write(RESULT_MARKER + json.dumps(record) + "\n")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
