@@ -24,6 +24,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
+
 from knapsack_audit.reference import Instance, pareto_optimum
 from knapsack_audit.reference.validation import integer_runtimes
 

@@ -35,12 +35,11 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from knapsack_audit.reference import Instance, validate
-from knapsack_audit.reference.validation import exact_sum
-
 from benchmarks.instances import FAMILIES, PARTITIONER_FAMILY, PISINGER_FAMILIES, make_instance
 from benchmarks.oracle import int64_dp_value, pareto_value
 from benchmarks.worker import OPTIMIZED_FUNCTION, RESULT_MARKER
+from knapsack_audit.reference import Instance, validate
+from knapsack_audit.reference.validation import exact_sum
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SOLVERS = (

@@ -62,9 +62,10 @@ def read_loadavg() -> float:
 def _milp_solver(time_limit: float, extra: dict[str, Any]) -> Solver:
     """scipy ``milp`` (HiGHS) on the quantized integer weights, gap 0."""
     import numpy as np
+    from scipy.optimize import Bounds, LinearConstraint, milp  # type: ignore[import-untyped]
+
     from knapsack_audit.reference import validate
     from knapsack_audit.reference.validation import integer_runtimes
-    from scipy.optimize import Bounds, LinearConstraint, milp  # type: ignore[import-untyped]
 
     def solve(
         memory: list[float], runtime: list[float], max_memory: float
@@ -98,9 +99,10 @@ def _milp_solver(time_limit: float, extra: dict[str, Any]) -> Solver:
 
 def _ortools_solver(time_limit: float, extra: dict[str, Any]) -> Solver:
     """OR-Tools' branch-and-bound knapsack solver on integer weights and values."""
+    from ortools.algorithms.python import knapsack_solver  # type: ignore[import-untyped]
+
     from knapsack_audit.reference import validate
     from knapsack_audit.reference.validation import integer_runtimes
-    from ortools.algorithms.python import knapsack_solver  # type: ignore[import-untyped]
 
     def solve(
         memory: list[float], runtime: list[float], max_memory: float
