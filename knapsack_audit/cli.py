@@ -196,6 +196,14 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--output", required=True, metavar="PATH.md", help="Markdown file")
     report.add_argument("--quiet", action="store_true", help="no progress display")
     add_audit_options(report)
+    golden = commands.add_parser(
+        "golden",
+        help="capture golden fixtures from real compilations, or regenerate expected findings",
+        description="capture [--out DIR] [--model NAME]: compile the model zoo with the "
+        "min-cut partitioner and record every knapsack call; expected [--fixtures DIR]: "
+        "replay torch's solvers and rewrite expected_findings.json. See tests/golden/README.md.",
+    )
+    golden.add_argument("golden_arguments", nargs=argparse.REMAINDER, metavar="capture|expected")
     return parser
 
 
@@ -244,6 +252,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = parser.parse_args(argv)
     if arguments.command == "verify":
         return run_verify(arguments, parser)
+    if arguments.command == "golden":
+        from knapsack_audit.golden.cli import main as golden_main
+
+        return golden_main(arguments.golden_arguments)
     from knapsack_audit.release import run_release_report
 
     return run_release_report(

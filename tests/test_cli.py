@@ -387,3 +387,22 @@ def test_worker_dies_with_a_killed_audit() -> None:
     while processes_with(marker) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert processes_with(marker) == []
+
+
+# --- golden subcommand ----------------------------------------------------------------
+
+
+def test_golden_subcommand_regenerates_expected_findings(tmp_path: Path) -> None:
+    """``knapsack-audit golden expected`` delegates to knapsack_audit.golden (issue #6)."""
+    source = Path(__file__).parent / "golden" / "fixtures" / "mlp-flops.json"
+    (tmp_path / source.name).write_text(source.read_text())
+    run = knapsack_audit("golden", "expected", "--fixtures", str(tmp_path))
+    assert run.returncode == 0, run.stdout + run.stderr
+    document = json.loads((tmp_path / "expected_findings.json").read_text())
+    (entry,) = document.values()
+    assert set(entry["findings"]) == {
+        "dp_knapsack",
+        "dp_knapsack_sliding_hirschberg",
+        "greedy_knapsack",
+        "ilp_knapsack",
+    }
