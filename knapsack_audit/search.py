@@ -9,6 +9,7 @@ counterexample per failing property.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from hypothesis.errors import Flaky
 
 from knapsack_audit import properties as props
 from knapsack_audit.cases import Case
@@ -240,7 +242,31 @@ def _search_round(
         settings(run_settings)(test)()
     except PropertyFailed as failure:
         return failure.finding
+    except Flaky as flaky:
+        # The failure did not reproduce when Hypothesis replayed it (a solver
+        # that is nondeterministic, or that hit a call timeout once): still a
+        # finding, reported with that caveat rather than crashing the audit.
+        for error in _leaves(flaky):
+            if isinstance(error, PropertyFailed):
+                finding = error.finding
+                note = " (did not reproduce on replay: nondeterministic or timing-dependent)"
+                return dataclasses.replace(finding, message=finding.message + note)
+        raise
     return None
+
+
+def _leaves(error: BaseException) -> Iterable[BaseException]:
+    """The exceptions inside (nested) exception groups, or ``error`` itself.
+
+    Duck-typed on ``.exceptions`` so that it also works on Python 3.10, where
+    Hypothesis uses the ``exceptiongroup`` backport.
+    """
+    inner: Sequence[BaseException] | None = getattr(error, "exceptions", None)
+    if inner is None:
+        yield error
+        return
+    for each in inner:
+        yield from _leaves(each)
 
 
 def minimize(solver: Solver, judge: Judge, finding: Finding) -> Finding:

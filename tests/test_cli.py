@@ -344,6 +344,7 @@ def test_file_target_from_a_checkout_uses_installed_torch(tmp_path: Path) -> Non
         "verify", f"{checkout}:greedy_knapsack", *QUICK, "--report", str(report_path)
     )
     assert run.returncode == 1, run.stdout + run.stderr
+    assert report_path.exists(), run.stdout + run.stderr
     findings = findings_by_property(
         json.loads(report_path.read_text()), "knapsack.py:greedy_knapsack"
     )

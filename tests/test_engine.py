@@ -310,3 +310,22 @@ def test_reference_equals_oracle(case):
     optimum = exact_optimum(*case.arguments()).value
     assert props.saved_value(case, saved) == optimum
     assert value == float(optimum)
+
+
+def test_a_failure_that_does_not_replay_is_reported_not_raised():
+    """A solver failing only sometimes (a call timeout under load, say) makes
+    Hypothesis raise Flaky on replay; the audit reports it instead of crashing."""
+    calls = iter(range(10**6))
+
+    def sometimes_crashes(memory, runtime, max_memory):
+        if next(calls) % 7 == 3:
+            raise TimeoutError("slow")
+        return dp_knapsack(memory, runtime, max_memory)
+
+    result = audit(
+        sometimes_crashes,
+        EXACT,
+        hypothesis_settings=settings(max_examples=50, derandomize=True),
+        properties=["no-crash"],
+    )
+    assert "did not reproduce on replay" in result.findings["no-crash"].message
