@@ -8,15 +8,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-SOLVER_ORDER = (
-    "reference",
-    "optimized",
-    "upstream_dp",
-    "upstream_hirschberg",
-    "greedy",
-    "milp",
-    "ortools",
-)
+from benchmarks.run import SOLVERS
+
+SOLVER_ORDER = SOLVERS
 
 
 def _mib(kib: float) -> str:

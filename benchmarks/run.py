@@ -111,6 +111,23 @@ def a_priori_skip(
     return None
 
 
+def child_job(
+    args: argparse.Namespace, solver: str, family: str, n: int, capacity: int
+) -> dict[str, Any]:
+    """The JSON job one ``benchmarks.worker`` child runs: one solve of one cell."""
+    return {
+        "solver": solver,
+        "family": family,
+        "n": n,
+        "capacity": capacity,
+        "seed": args.seed,
+        "runtime_scale": args.runtime_scale,
+        "mem_limit_bytes": int(args.mem_limit_gib * GIB),
+        "time_limit": args.timeout,
+        "torch_threads": args.torch_threads,
+    }
+
+
 def run_child(job: dict[str, Any], timeout: float) -> dict[str, Any]:
     """Run one job in a new ``python -m benchmarks.worker`` process."""
     started = time.perf_counter()
@@ -240,17 +257,7 @@ def run_cell(
             continue
         runs[solver] = []
         for repeat in range(args.repeats):
-            job = {
-                "solver": solver,
-                "family": family,
-                "n": n,
-                "capacity": q,
-                "seed": args.seed,
-                "runtime_scale": args.runtime_scale,
-                "mem_limit_bytes": int(args.mem_limit_gib * GIB),
-                "time_limit": args.timeout,
-                "torch_threads": args.torch_threads,
-            }
+            job = child_job(args, solver, family, n, q)
             record = run_child(job, args.timeout)
             record["repeat"] = repeat
             if record["status"] == "ok":
@@ -320,17 +327,7 @@ def largest_search(
                     f"(2x the last step) > {args.timeout:g} s"
                 )
                 break
-            job = {
-                "solver": solver,
-                "family": "uncorrelated",
-                "n": n,
-                "capacity": q,
-                "seed": args.seed,
-                "runtime_scale": args.runtime_scale,
-                "mem_limit_bytes": int(args.mem_limit_gib * GIB),
-                "time_limit": args.timeout,
-                "torch_threads": args.torch_threads,
-            }
+            job = child_job(args, solver, "uncorrelated", n, q)
             record = run_child(job, args.timeout)
             ok = record["status"] == "ok" and record.get("proven_optimal", True)
             log(
