@@ -31,7 +31,7 @@ from typing import Any
 
 from knapsack_audit.cases import Case
 from knapsack_audit.reference.oracle import exact_optimum
-from knapsack_audit.reference.validation import quantize, validate
+from knapsack_audit.reference.validation import quantize
 
 Solver = Callable[[list[float], list[float], float], Any]
 
@@ -483,17 +483,3 @@ def documented_error(
     except Exception as error:
         return f"raised {type(error).__name__}: {error} instead of {error_type.__name__}"
     return f"returned {result!r:.120} instead of raising {error_type.__name__}"
-
-
-def is_valid(case: Case) -> bool:
-    """Whether ``case`` is in the domain of SPEC 1 (and small enough to allocate)."""
-    try:
-        validate(*case.arguments())
-    except (TypeError, ValueError):
-        return False
-    return True
-
-
-def in_partitioner_domain(case: Case) -> bool:
-    """SPEC 4.4: valid, with every runtime >= 0."""
-    return is_valid(case) and all(float(r) >= 0 for r in case.runtime)

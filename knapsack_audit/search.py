@@ -199,7 +199,7 @@ def findings_for(
     findings = props.check_call(solver, case, judge, wanted)
     if data is not None and not set(wanted).isdisjoint(METAMORPHIC_PROPERTIES):
         findings += metamorphic_checks(solver, case, judge, data, wanted)
-    return [finding for finding in findings if finding.property in wanted]
+    return findings
 
 
 def _search_tiers(
@@ -228,7 +228,7 @@ def _search_round(
     result: AuditResult,
     on_example: Callable[[int], None] | None,
 ) -> Finding | None:
-    def check(case: Case, data: st.DataObject | None) -> None:
+    def check(case: Case, data: st.DataObject) -> None:
         result.examples += 1
         if on_example is not None:
             on_example(result.examples)

@@ -135,21 +135,32 @@ class TorchBackend:
         itemsize = torch.empty((), dtype=dtype).element_size()
         return (capacity + 1) * (3 * itemsize + 8) + decision_cells
 
-    def _fill(self, row: torch.Tensor, items: Sequence[int], capacity: int) -> None:
+    def _fill(
+        self,
+        row: torch.Tensor,
+        items: Sequence[int],
+        capacity: int,
+        decisions: torch.Tensor | None = None,
+    ) -> None:
         """Overwrite ``row[:capacity + 1]`` with the profile of ``items`` (proofs/04).
 
         In place: ``row[c] <- max(row[c], v + row[c - w])`` for ``c >= w`` reads
         the candidate ``v + row[:C + 1 - w]`` from a separate buffer written
-        before ``row`` changes, so each cell sees the previous row.
+        before ``row`` changes, so each cell sees the previous row. With
+        ``decisions`` (``len(items) x (capacity + 1)``), also record
+        ``decisions[k, c] = (taking item k strictly improves cell c)`` for
+        ``c >= w``; cells below ``w`` are left unwritten and never read.
         """
         row[: capacity + 1].zero_()
-        for item in items:
+        for k, item in enumerate(items):
             w, v = self._weights[item], self._values[item]
             if w > capacity:
                 continue
             width = capacity + 1 - w
             candidate = self._candidate[:width]
             torch.add(row[:width], v, out=candidate)
+            if decisions is not None:
+                torch.gt(candidate, row[w : capacity + 1], out=decisions[k, w : capacity + 1])
             torch.maximum(row[w : capacity + 1], candidate, out=row[w : capacity + 1])
 
     def profile(self, items: Sequence[int], capacity: int) -> list[int]:
@@ -169,18 +180,8 @@ class TorchBackend:
         return best, int(sums[best])
 
     def solve_small(self, items: Sequence[int], capacity: int) -> list[int]:
-        row = self._row
-        row[: capacity + 1].zero_()
         decisions = self._decisions[: len(items) * (capacity + 1)].view(len(items), capacity + 1)
-        for k, item in enumerate(items):
-            w, v = self._weights[item], self._values[item]
-            if w > capacity:
-                continue
-            width = capacity + 1 - w
-            candidate = self._candidate[:width]
-            torch.add(row[:width], v, out=candidate)
-            torch.gt(candidate, row[w : capacity + 1], out=decisions[k, w : capacity + 1])
-            torch.maximum(row[w : capacity + 1], candidate, out=row[w : capacity + 1])
+        self._fill(self._row, items, capacity, decisions)
         saved, c = [], capacity
         for k in range(len(items) - 1, -1, -1):
             w = self._weights[items[k]]
