@@ -9,19 +9,24 @@ indices) and a capacity ``C``:
     value of a subset of ``items`` weighing at most ``c`` (proofs/04).
 ``best_split(left, right, C)``
     ``(c*, value)`` with ``c*`` the *first* ``c`` maximising
-    ``L[c] + R[C - c]`` over ``0 <= c <= C`` and ``value`` that maximum, which
-    is ``OPT(left + right, C)`` (the split lemma, proofs/06).
+    ``L[c] + R[C - c]`` over the split range ``a <= c <= b`` of
+    :func:`split_range` and ``value`` that maximum, which is
+    ``OPT(left + right, C)`` (the split lemma and Lemma 6.3, proofs/06).
 ``solve_small(items, C)``
-    An optimal subset of ``items`` for capacity ``C``, by a full table of
-    decision bits and backtracking. An item is taken only when that is
-    *strictly* better, so both backends pick the same subset.
+    An optimal subset of ``items`` for capacity ``C``, by a table of decision
+    bits and backtracking. An item is taken only when that is *strictly*
+    better, so both backends pick the same subset.
 
 :class:`PythonBackend` uses lists of Python ints: exact for any magnitude,
 simple enough for symbolic checking, O(1) Python work per cell.
 :class:`TorchBackend` uses preallocated CPU tensors of an integer dtype: a
 constant number of kernel launches per item and no Python work per cell. It is
 exact as long as every subset value fits the dtype (the solver checks that
-``sum(values) <= iinfo(dtype).max`` before choosing it; proofs/07).
+``sum(values) <= iinfo(dtype).max`` before choosing it; proofs/07). It only
+computes the cells that can matter (the column window of proofs/04, Lemma
+4.4): after the first ``k`` items of a segment, columns
+``lo_k = max(0, C - outside - (weight of the items after k))`` to
+``hi_k = min(C, weight of the first k items)``.
 
 Both backends use the same tie rules, so under the same recursion (the same
 base-case limits, as in the agreement tests) they return identical selections.
@@ -38,8 +43,9 @@ import torch
 class ProfileBackend(Protocol):
     """What :mod:`.driver` needs from an array backend."""
 
-    base_case_cell_limit: int | None
-    """Largest ``solve_small`` table this backend wants (``None``: the driver's)."""
+    def small_items(self, capacity: int) -> int:
+        """Most items ``solve_small`` accepts at this capacity."""
+        ...
 
     def profile(self, items: Sequence[int], capacity: int) -> list[int]:
         """``[OPT(items, c) for c in range(capacity + 1)]``."""
@@ -48,12 +54,30 @@ class ProfileBackend(Protocol):
     def best_split(
         self, left: Sequence[int], right: Sequence[int], capacity: int
     ) -> tuple[int, int]:
-        """First maximiser ``c`` of ``L[c] + R[capacity - c]`` and the maximum."""
+        """First maximiser ``c`` in :func:`split_range` of ``L[c] + R[capacity - c]``,
+        and the maximum."""
         ...
 
     def solve_small(self, items: Sequence[int], capacity: int) -> list[int]:
         """An optimal subset of ``items`` within ``capacity``."""
         ...
+
+
+def split_range(left_weight: int, right_weight: int, capacity: int) -> tuple[int, int]:
+    """The columns ``a..b`` where a split point can usefully lie (proofs/06, Lemma 6.3).
+
+    For ``c < a = max(0, C - W_R)`` the right half fits whole at ``C - c``, so
+    ``L[c] + R[C - c] <= L[a] + R[C - a]``; for ``c > b = min(C, W_L)`` the left
+    half fits whole and ``L[c] + R[C - c] <= L[b] + R[C - b]``. Weights count
+    only items that fit ``C``; ``a <= b`` whenever the two halves do not fit
+    together.
+    """
+    return max(0, capacity - right_weight), min(capacity, left_weight)
+
+
+def fitting_weight(weights: Sequence[int], items: Sequence[int], capacity: int) -> int:
+    """Total weight of the items of ``items`` that fit ``capacity`` on their own."""
+    return sum(w for w in (weights[i] for i in items) if w <= capacity)
 
 
 PYTHON_BASE_CASE_CELLS = 1 << 16
@@ -63,11 +87,12 @@ PYTHON_BASE_CASE_CELLS = 1 << 16
 class PythonBackend:
     """Exact backend on lists of Python ints. Time O(len(items) * C) per call."""
 
-    base_case_cell_limit: int | None = PYTHON_BASE_CASE_CELLS
-
     def __init__(self, weights: Sequence[int], values: Sequence[int]) -> None:
         self._weights = weights
         self._values = values
+
+    def small_items(self, capacity: int) -> int:
+        return max(1, PYTHON_BASE_CASE_CELLS // (capacity + 1))
 
     def _next_row(self, row: list[int], item: int) -> list[int]:
         w, v = self._weights[item], self._values[item]
@@ -83,9 +108,14 @@ class PythonBackend:
         self, left: Sequence[int], right: Sequence[int], capacity: int
     ) -> tuple[int, int]:
         left_row, right_row = self.profile(left, capacity), self.profile(right, capacity)
-        sums = [left_row[c] + right_row[capacity - c] for c in range(capacity + 1)]
+        first, last = split_range(
+            fitting_weight(self._weights, left, capacity),
+            fitting_weight(self._weights, right, capacity),
+            capacity,
+        )
+        sums = [left_row[c] + right_row[capacity - c] for c in range(first, last + 1)]
         best = max(sums)
-        return sums.index(best), best
+        return first + sums.index(best), best
 
     def solve_small(self, items: Sequence[int], capacity: int) -> list[int]:
         rows = [[0] * (capacity + 1)]
@@ -99,18 +129,45 @@ class PythonBackend:
         return saved
 
 
+WINDOW_MIN_COLUMNS = 1 << 10
+"""Rows narrower than this are computed whole, without the column window."""
+
+BOOL_TABLE_CELLS = 1 << 16
+"""``solve_small`` tables of at most this many cells use one ``bool`` per cell
+(three kernel launches per item); larger ones pack decisions into words."""
+
+DECISION_BYTES_FLOOR = 1 << 18
+"""Packed decision words may use this many bytes even when one word row per
+``C + 1`` columns would be less, so small capacities get deep base cases."""
+
+
+def bits_per_word(dtype: torch.dtype) -> int:
+    """Decision bits per packed word: every bit but the sign bit."""
+    return 8 * torch.empty((), dtype=dtype).element_size() - 1
+
+
+def decision_words(n_items: int, capacity: int, dtype: torch.dtype) -> int:
+    """Packed decision words to allocate for up to ``n_items`` base-case items:
+    ``rows * (C + 1)`` with ``rows = min(ceil(n / bits), max(1, F // (itemsize (C + 1))))``
+    and ``F`` = :data:`DECISION_BYTES_FLOOR` (proofs/08)."""
+    itemsize = torch.empty((), dtype=dtype).element_size()
+    needed = -(-n_items // bits_per_word(dtype))
+    affordable = max(1, DECISION_BYTES_FLOOR // (itemsize * (capacity + 1)))
+    return max(1, min(needed, affordable)) * (capacity + 1)
+
+
 class TorchBackend:
     """Exact backend on preallocated CPU integer tensors.
 
     Buffers, allocated once for the largest capacity ``C``: three rows of
-    ``C + 1`` elements of ``dtype`` (left/working row, right row, candidate),
-    one ``int64`` index row (the reversal permutation) and a flat ``bool``
-    decision table of ``decision_cells`` cells, viewed as
-    ``len(items) x (C' + 1)`` by :meth:`solve_small`. Per item: three kernel
-    launches in :meth:`solve_small`, two elsewhere.
+    ``C + 1`` elements of ``dtype`` (left/working row, right row, candidate)
+    and ``words`` packed decision words of ``dtype`` (:func:`decision_words`),
+    viewed by :meth:`solve_small` as rows of ``C' + 1`` words, item ``k`` in
+    bit ``k % bits`` of row ``k // bits``. Tables of at most
+    :data:`BOOL_TABLE_CELLS` cells use a temporary ``bool`` table instead.
+    Per item: two kernel launches in a profile, three in a ``bool`` table and
+    seven in a packed one, each over the column window only.
     """
-
-    base_case_cell_limit: int | None = None
 
     def __init__(
         self,
@@ -118,74 +175,186 @@ class TorchBackend:
         values: Sequence[int],
         capacity: int,
         dtype: torch.dtype,
-        decision_cells: int,
+        words: int,
     ) -> None:
         self._weights = weights
         self._values = values
-        self._capacity = capacity
         self._row = torch.empty(capacity + 1, dtype=dtype)
         self._right = torch.empty(capacity + 1, dtype=dtype)
         self._candidate = torch.empty(capacity + 1, dtype=dtype)
-        self._reversal = torch.arange(capacity, -1, -1)
-        self._decisions = torch.empty(decision_cells, dtype=torch.bool)
+        self._words = torch.empty(words, dtype=dtype)
+        self._bits = bits_per_word(dtype)
 
     @staticmethod
-    def bytes_needed(capacity: int, dtype: torch.dtype, decision_cells: int) -> int:
-        """Bytes of the buffers above: ``(C + 1) * (3 * itemsize + 8) + decision_cells``."""
+    def bytes_needed(capacity: int, dtype: torch.dtype, words: int) -> int:
+        """Bytes of the buffers above: ``(3 (C + 1) + words) * itemsize``."""
         itemsize = torch.empty((), dtype=dtype).element_size()
-        return (capacity + 1) * (3 * itemsize + 8) + decision_cells
+        return (3 * (capacity + 1) + words) * itemsize
+
+    def small_items(self, capacity: int) -> int:
+        packed = self._words.numel() // (capacity + 1) * self._bits
+        return max(packed, BOOL_TABLE_CELLS // (capacity + 1))
 
     def _fill(
         self,
         row: torch.Tensor,
         items: Sequence[int],
         capacity: int,
-        decisions: torch.Tensor | None = None,
-    ) -> None:
-        """Overwrite ``row[:capacity + 1]`` with the profile of ``items`` (proofs/04).
+        outside: int | None,
+        record: _Recorder | None = None,
+    ) -> list[int]:
+        """Fill ``row`` with the profile of ``items`` on the column window (proofs/04).
 
-        In place: ``row[c] <- max(row[c], v + row[c - w])`` for ``c >= w`` reads
-        the candidate ``v + row[:C + 1 - w]`` from a separate buffer written
-        before ``row`` changes, so each cell sees the previous row. With
-        ``decisions`` (``len(items) x (capacity + 1)``), also record
-        ``decisions[k, c] = (taking item k strictly improves cell c)`` for
-        ``c >= w``; cells below ``w`` are left unwritten and never read.
+        ``outside`` is the weight of the items this profile will be combined
+        with (``None``: compute the full row ``0..capacity``). After item ``k``
+        the row holds ``OPT(first k items, c)`` for ``lo_k <= c <= hi_k`` with
+        ``lo_k = max(0, capacity - outside - (weight still to come))`` and
+        ``hi_k = min(capacity, weight so far)`` (``lo_k`` clipped to ``hi_k``,
+        as backtracking reads ``hi_k`` when everything fits); every cell it reads lies in the
+        previous window or in ``hi_{k-1} < c <= hi_k``, where the previous
+        optimum is the total value so far (Lemma 4.4). With ``record``, the
+        decision ``v + P[c - w] > P[c]`` of every computed cell is stored.
+        Returns the ``hi_k`` per item. Items heavier than ``capacity`` are
+        skipped (their ``hi_k`` is the previous one).
         """
-        row[: capacity + 1].zero_()
+        weights, values = self._weights, self._values
+        remaining = fitting_weight(weights, items, capacity)
+        if capacity < WINDOW_MIN_COLUMNS:
+            # Narrow rows: launches, not cells, are the cost, so skip the window.
+            outside = None
+            row[: capacity + 1].zero_()
+            total_weight = capacity
+        else:
+            row[:1].zero_()
+            total_weight = 0
+        hi, total_value = total_weight, 0
+        highs = []
         for k, item in enumerate(items):
-            w, v = self._weights[item], self._values[item]
+            w, v = weights[item], values[item]
             if w > capacity:
+                highs.append(hi)
                 continue
-            width = capacity + 1 - w
-            candidate = self._candidate[:width]
-            torch.add(row[:width], v, out=candidate)
-            if decisions is not None:
-                torch.gt(candidate, row[w : capacity + 1], out=decisions[k, w : capacity + 1])
-            torch.maximum(row[w : capacity + 1], candidate, out=row[w : capacity + 1])
+            remaining -= w
+            total_weight += w
+            new_hi = min(capacity, total_weight)
+            if new_hi > hi:
+                row[hi + 1 : new_hi + 1].fill_(total_value)
+            lo = 0 if outside is None else min(new_hi, max(0, capacity - outside - remaining))
+            first = max(lo, w)
+            if first <= new_hi:
+                target = row[first : new_hi + 1]
+                candidate = self._candidate[: new_hi + 1 - first]
+                torch.add(row[first - w : new_hi + 1 - w], v, out=candidate)
+                if record is None:
+                    torch.maximum(target, candidate, out=target)
+                else:
+                    record.update(k, first, new_hi + 1, target, candidate)
+            hi, total_value = new_hi, total_value + v
+            highs.append(hi)
+        if outside is None and hi < capacity:
+            row[hi + 1 : capacity + 1].fill_(total_value)
+        return highs
 
     def profile(self, items: Sequence[int], capacity: int) -> list[int]:
-        self._fill(self._row, items, capacity)
+        self._fill(self._row, items, capacity, None)
         return [int(x) for x in self._row[: capacity + 1].tolist()]
 
     def best_split(
         self, left: Sequence[int], right: Sequence[int], capacity: int
     ) -> tuple[int, int]:
-        self._fill(self._row, left, capacity)
-        self._fill(self._right, right, capacity)
-        sums = self._candidate[: capacity + 1]
-        reversal = self._reversal[self._capacity - capacity :]
-        torch.index_select(self._right[: capacity + 1], 0, reversal, out=sums)
-        sums.add_(self._row[: capacity + 1])
+        left_weight = fitting_weight(self._weights, left, capacity)
+        right_weight = fitting_weight(self._weights, right, capacity)
+        self._fill(self._row, left, capacity, right_weight)
+        self._fill(self._right, right, capacity, left_weight)
+        first, last = split_range(left_weight, right_weight, capacity)
+        sums = self._candidate[: last + 1 - first]
+        # sums[j] = L[first + j] + R[capacity - first - j], in chunks so the
+        # reversed copy of R stays small.
+        for start in range(0, last + 1 - first, SPLIT_CHUNK):
+            stop = min(last + 1 - first, start + SPLIT_CHUNK)
+            reversed_right = self._right[capacity - first - stop + 1 : capacity - first - start + 1]
+            torch.add(
+                self._row[first + start : first + stop],
+                reversed_right.flip(0),
+                out=sums[start:stop],
+            )
         best = int(torch.argmax(sums))
-        return best, int(sums[best])
+        return first + best, int(sums[best])
 
     def solve_small(self, items: Sequence[int], capacity: int) -> list[int]:
-        decisions = self._decisions[: len(items) * (capacity + 1)].view(len(items), capacity + 1)
-        self._fill(self._row, items, capacity, decisions)
+        record: _Recorder
+        if len(items) * (capacity + 1) <= BOOL_TABLE_CELLS:
+            record = _BoolRecorder(len(items), capacity, self._candidate)
+        else:
+            record = _PackedRecorder(self._words, self._bits, len(items), capacity, self._candidate)
+        highs = self._fill(self._row, items, capacity, 0, record)
         saved, c = [], capacity
         for k in range(len(items) - 1, -1, -1):
             w = self._weights[items[k]]
-            if w <= c and bool(decisions[k, c]):
+            # Beyond hi_k every earlier item fits too, so taking k is strictly
+            # better there exactly as at hi_k (Lemma 4.4).
+            if w <= c and record.taken(k, min(c, highs[k])):
                 saved.append(items[k])
                 c -= w
         return saved
+
+
+SPLIT_CHUNK = 1 << 16
+"""Columns per reversed chunk in :meth:`TorchBackend.best_split`."""
+
+
+class _Recorder(Protocol):
+    def update(
+        self, k: int, start: int, stop: int, target: torch.Tensor, candidate: torch.Tensor
+    ) -> None:
+        """``target <- max(target, candidate)`` for columns ``start..stop-1``,
+        recording ``candidate > target`` as item ``k``'s decisions."""
+        ...
+
+    def taken(self, k: int, c: int) -> bool:
+        """The recorded decision of item ``k`` at column ``c``."""
+        ...
+
+
+class _BoolRecorder:
+    """One ``bool`` per cell: ``gt`` then ``maximum``."""
+
+    def __init__(self, n_items: int, capacity: int, candidate: torch.Tensor) -> None:
+        self._table = torch.empty((n_items, capacity + 1), dtype=torch.bool)
+
+    def update(
+        self, k: int, start: int, stop: int, target: torch.Tensor, candidate: torch.Tensor
+    ) -> None:
+        torch.gt(candidate, target, out=self._table[k, start:stop])
+        torch.maximum(target, candidate, out=target)
+
+    def taken(self, k: int, c: int) -> bool:
+        return bool(self._table[k, c])
+
+
+class _PackedRecorder:
+    """``bits`` decisions per word. With ``gain = max(0, candidate - target)``:
+    ``target += gain`` is the maximum, and ``min(gain, 1) << bit`` is the
+    decision bit, OR-ed into the word row (``gain`` reuses ``candidate``)."""
+
+    def __init__(
+        self, words: torch.Tensor, bits: int, n_items: int, capacity: int, candidate: torch.Tensor
+    ) -> None:
+        rows = -(-n_items // bits)
+        self._words = words[: rows * (capacity + 1)].view(rows, capacity + 1)
+        self._words.zero_()
+        self._bits = bits
+
+    def update(
+        self, k: int, start: int, stop: int, target: torch.Tensor, candidate: torch.Tensor
+    ) -> None:
+        candidate.sub_(target).clamp_(min=0)
+        target.add_(candidate)
+        candidate.clamp_(max=1)
+        bit = k % self._bits
+        if bit:
+            candidate.bitwise_left_shift_(bit)
+        self._words[k // self._bits, start:stop].bitwise_or_(candidate)
+
+    def taken(self, k: int, c: int) -> bool:
+        return bool(int(self._words[k // self._bits, c]) >> (k % self._bits) & 1)

@@ -88,6 +88,9 @@ def _efficiency_order(
 WINDOW_HALF_WIDTH = 8
 """Items on each side of the critical item that the window lower bound re-solves."""
 
+WINDOW_MIN_CELLS = 1 << 14
+"""The window is solved only for cores whose table has more cells than this."""
+
 WindowSolver = Callable[[Sequence[int], int], "list[int] | None"]
 """``solve(items, capacity)``: an optimal subset, or ``None`` to decline."""
 
@@ -180,22 +183,29 @@ def reduce_instance(
 ) -> Reduced:
     """Apply the basic reductions and, if ``use_bounds``, up to
     :data:`MAX_BOUND_ROUNDS` rounds of bound fixing (each followed by the basic
-    reductions on what is left). Only the first round solves the window (it
-    does most of the fixing); later rounds use the greedy bound. Time
-    O(n log n) plus one window solve.
+    reductions on what is left). Rounds use the greedy bound; one later round,
+    the first whose core table still has more than :data:`WINDOW_MIN_CELLS`
+    cells after the first, also solves the window (on small cores the DP is
+    cheaper than the window).
+    Time O(n log n) plus at most one window solve.
     """
     reduced = basic_reductions(weights, values, range(len(weights)), capacity)
     forced = list(reduced.forced)
+    window_pending = solve_window is not None
     for round_number in range(MAX_BOUND_ROUNDS if use_bounds else 0):
         if not reduced.free:
             break
-        window = solve_window if round_number == 0 else None
+        large = len(reduced.free) * (reduced.capacity + 1) > WINDOW_MIN_CELLS
+        window = solve_window if window_pending and large and round_number > 0 else None
+        window_pending = window_pending and window is None
         fixed_in, fixed_out, optimal = fix_by_bounds(
             weights, values, reduced.free, reduced.capacity, window
         )
         if optimal is not None:
             return Reduced(tuple(forced + optimal), (), 0)
         if not fixed_in and not fixed_out:
+            if window is None and window_pending and large:
+                continue
             break
         settled = set(fixed_in) | set(fixed_out)
         forced += fixed_in

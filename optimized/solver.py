@@ -68,7 +68,13 @@ from knapsack_audit.reference.validation import (
 )
 
 from . import checks, driver
-from .backends import PYTHON_BASE_CASE_CELLS, ProfileBackend, PythonBackend, TorchBackend
+from .backends import (
+    PYTHON_BASE_CASE_CELLS,
+    ProfileBackend,
+    PythonBackend,
+    TorchBackend,
+    decision_words,
+)
 from .frontier import MAX_ITEMS, solve_by_frontier
 from .reductions import reduce_instance
 
@@ -77,15 +83,12 @@ _FRONTIER_MAX_ITEMS = MAX_ITEMS
 first when their dense table would have at least :data:`_FRONTIER_MIN_CELLS`
 cells; tests set these knobs to force or disable it."""
 
-_FRONTIER_MIN_CELLS = 1 << 16
+_FRONTIER_MIN_CELLS = 1 << 22
 
-FRONTIER_STATES_PER_UNIT = 4
-"""The frontier gives up beyond ``(C + 1) // 4`` states, so its buffers stay
-below the dense backend's (proofs/08)."""
-
-WINDOW_MAX_STATES = 1 << 16
-"""Size limit for the lower-bound window (table cells or frontier states);
-beyond it the greedy bound is used."""
+FRONTIER_STATES_PER_UNIT = 16
+"""The frontier gives up beyond ``(C + 1) // 16`` states: a merge of ``F``
+states costs about as much as ``16 F`` dense cells, and its buffers stay below
+the dense backend's (proofs/08)."""
 
 _BOUND_FIXING = True
 """Knob for tests: when false, skip the LP-bound fixing so the DP sees larger cores."""
@@ -141,11 +144,11 @@ def dp_knapsack_sliding_hirschberg(
     instance = validate(memory, runtime, max_memory)
     weights = list(instance.weights)
     columns = min(instance.capacity, sum(weights))
-    decision_cells = driver.base_case_cells(instance.n, columns)
+    words = decision_words(instance.n, columns, torch.int64)
     require_buffer_fits(
         instance,
-        TorchBackend.bytes_needed(columns, torch.int64, decision_cells),
-        f"3 x (C+1) int64 rows, (C+1) int64 indices, {decision_cells} bool cells, C={columns}",
+        TorchBackend.bytes_needed(columns, torch.int64, words),
+        f"3 x (C+1) int64 rows and {words} int64 decision words, C={columns}",
     )
     values, _ = integer_runtimes(instance.runtimes)
     reduced = reduce_instance(
@@ -168,17 +171,17 @@ def dp_knapsack_sliding_hirschberg(
 def _solve_window(
     weights: list[int], values: list[int], items: Sequence[int], capacity: int
 ) -> list[int] | None:
-    """Exact answer for the lower-bound window of :func:`.reductions.fix_by_bounds`:
-    a dense decision table when it has at most :data:`WINDOW_MAX_STATES` cells,
-    else the sparse frontier with at most that many states; ``None`` beyond."""
+    """Exact answer for the lower-bound window of :func:`.reductions.fix_by_bounds`
+    (at most ``2 * WINDOW_HALF_WIDTH`` items) by one dense decision table;
+    ``None`` (decline) if the values do not fit int64."""
+    capacity = min(capacity, sum(weights[i] for i in items))
     dtype = profile_dtype(sum(values[i] for i in items))
     if dtype is None:
         return None
-    cells = len(items) * (capacity + 1)
-    if cells <= WINDOW_MAX_STATES:
-        backend = TorchBackend(weights, values, capacity, dtype, cells)
-        return backend.solve_small(items, capacity)
-    return solve_by_frontier(weights, values, items, capacity, dtype, WINDOW_MAX_STATES)
+    backend = TorchBackend(
+        weights, values, capacity, dtype, decision_words(len(items), capacity, dtype)
+    )
+    return backend.solve_small(items, capacity)
 
 
 def _solve_core(
@@ -209,12 +212,13 @@ def _backend(
 ) -> ProfileBackend:
     dtype = profile_dtype(sum(values[i] for i in core))
     if dtype is not None:
-        decision_cells = driver.base_case_cells(len(core), capacity)
-        return TorchBackend(weights, values, capacity, dtype, decision_cells)
-    decision_cells = driver.base_case_cells(len(core), capacity, PYTHON_BASE_CASE_CELLS)
+        return TorchBackend(
+            weights, values, capacity, dtype, decision_words(len(core), capacity, dtype)
+        )
+    base_cells = max(PYTHON_BASE_CASE_CELLS, capacity + 1)
     require_buffer_fits(
         instance,
-        (decision_cells + 5 * (capacity + 1)) * PYTHON_CELL_BYTES,
-        f"{decision_cells} + 5 x (C+1) Python-int cells, C={capacity}",
+        (base_cells + 5 * (capacity + 1)) * PYTHON_CELL_BYTES,
+        f"{base_cells} + 5 x (C+1) Python-int cells, C={capacity}",
     )
     return PythonBackend(weights, values)

@@ -85,7 +85,6 @@ def test_crosshair_finds_upstreams_off_by_one() -> None:
 def test_crosshair_finds_no_counterexample_in_the_driver(monkeypatch: pytest.MonkeyPatch) -> None:
     """About a minute: CrossHair cannot confirm within its budget, but must find nothing."""
     monkeypatch.setattr(driver, "_BASE_CASE_ITEMS", 1)
-    monkeypatch.setattr(driver, "_BASE_CASE_CELLS", 0)
     verdicts = _verdicts(driver_is_optimal)
     assert verdicts
     assert set(verdicts) <= {MessageType.CONFIRMED, MessageType.CANNOT_CONFIRM}

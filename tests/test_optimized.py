@@ -16,6 +16,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from fractions import Fraction
+from typing import Any
 
 import pytest
 import torch
@@ -76,9 +77,10 @@ def sampled_scope(
 
 @pytest.fixture
 def deep_recursion(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Force the Hirschberg driver down to single items, with every invariant checked."""
+    """Force the Hirschberg driver down to single items, with every invariant checked
+    and column windows on every row."""
     monkeypatch.setattr(driver, "_BASE_CASE_ITEMS", 1)
-    monkeypatch.setattr(driver, "_BASE_CASE_CELLS", 0)
+    monkeypatch.setattr(backends, "WINDOW_MIN_COLUMNS", 0)
     monkeypatch.setattr(driver, "_DEBUG_CHECKS", True)
     monkeypatch.setattr(solver, "_BOUND_FIXING", False)
 
@@ -93,7 +95,19 @@ def frontier_always(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Invariants checked; column windows on every row."""
     monkeypatch.setattr(driver, "_DEBUG_CHECKS", True)
+    monkeypatch.setattr(backends, "WINDOW_MIN_COLUMNS", 0)
+
+
+@pytest.fixture
+def packed_decisions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every base case through packed decision words and column windows, with
+    invariants checked."""
+    monkeypatch.setattr(backends, "BOOL_TABLE_CELLS", 0)
+    monkeypatch.setattr(backends, "WINDOW_MIN_COLUMNS", 0)
+    monkeypatch.setattr(driver, "_DEBUG_CHECKS", True)
+    monkeypatch.setattr(solver, "_BOUND_FIXING", False)
 
 
 # --- exhaustive small scope (SPEC 3.3, 4.2, 5.1) -------------------------------------
@@ -129,13 +143,24 @@ def test_sampled_small_scope(n: int, checked: None) -> None:
         assert_optimal(memory, runtime, budget)
 
 
+@pytest.mark.parametrize("n", [0, 1, 2])
+def test_exhaustive_small_scope_packed_decisions(n: int, packed_decisions: None) -> None:
+    for memory, runtime, budget in small_scope(n):
+        assert_optimal(memory, runtime, budget)
+
+
+@pytest.mark.parametrize("n", [3, 4, 8])
+def test_sampled_small_scope_packed_decisions(n: int, packed_decisions: None) -> None:
+    for memory, runtime, budget in sampled_scope(n, 1000, seed=30 + n):
+        assert_optimal(memory, runtime, budget)
+
+
 @pytest.mark.parametrize("n", [3, 4, 6])
 def test_sampled_small_scope_deep_recursion(n: int, deep_recursion: None) -> None:
     for memory, runtime, budget in sampled_scope(n, 1000, seed=10 + n):
         assert_optimal(memory, runtime, budget)
 
 
-@pytest.mark.slow
 @pytest.mark.slow
 @pytest.mark.parametrize("n", [3, 4])
 def test_exhaustive_small_scope_slow(n: int) -> None:
@@ -262,6 +287,44 @@ def test_equivalent_to_reference_dp_knapsack(seed: int) -> None:
     assert sum(instance.weights[i] for i in ours[1]) <= instance.capacity
 
 
+@pytest.mark.parametrize("correlation", ["none", "weak", "strong", "inverse", "subset_sum"])
+def test_wide_rows_equal_the_reference(correlation: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SPEC 3.3 with the default knobs on capacities of thousands of units, where
+    the column window, the packed decision words and the window lower bound
+    are in use (Pisinger's families, small n), against the exact reference."""
+    widths: list[int] = []
+    original = backends.TorchBackend._fill
+
+    def spy(
+        self: backends.TorchBackend, row: torch.Tensor, items: list[int], capacity: int, *rest: Any
+    ) -> list[int]:
+        widths.append(capacity)
+        return original(self, row, items, capacity, *rest)
+
+    monkeypatch.setattr(backends.TorchBackend, "_fill", spy)
+    rng = random.Random(correlation)
+    for _ in range(5):
+        n = rng.randint(20, 40)
+        spread = rng.randint(200, 800)
+        weights = [rng.randint(1, spread) for _ in range(n)]
+        profits = {
+            "none": [rng.randint(1, spread) for _ in weights],
+            "weak": [max(1, w + rng.randint(-spread // 10, spread // 10)) for w in weights],
+            "strong": [w + spread // 10 for w in weights],
+            "inverse": [max(1, w - spread // 10) for w in weights],
+            "subset_sum": list(weights),
+        }[correlation]
+        memory = [w * UNIT for w in weights]
+        budget = max(1000, sum(weights) // 2) * UNIT
+        ours = dp_knapsack_sliding_hirschberg(memory, [float(p) for p in profits], budget)
+        reference = dp_knapsack(memory, [float(p) for p in profits], budget)
+        assert ours[0] == reference[0]
+        instance = validate(memory, [float(p) for p in profits], budget)
+        assert sum(instance.weights[i] for i in ours[1]) <= instance.capacity
+    if correlation != "none":  # uncorrelated cores shrink below the window threshold
+        assert max(widths, default=0) >= backends.WINDOW_MIN_COLUMNS
+
+
 # --- backends and driver --------------------------------------------------------------
 
 
@@ -271,26 +334,36 @@ def _random_core(rng: random.Random, n: int, max_value: int) -> tuple[list[int],
     return weights, values, rng.randint(0, sum(weights))
 
 
-@pytest.mark.parametrize("base", [1, 2, 3, 32])
+@pytest.mark.parametrize("base", [1, 2, 3, 32, 1 << 30])
 @pytest.mark.parametrize("dtype", [torch.int32, torch.int64])
+@pytest.mark.parametrize("table", ["bool", "packed"])
+@pytest.mark.parametrize("window_min_columns", [0, 1 << 10])
 def test_torch_and_python_backends_agree(
-    base: int, dtype: torch.dtype, monkeypatch: pytest.MonkeyPatch
+    base: int,
+    dtype: torch.dtype,
+    table: str,
+    window_min_columns: int,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Identical selections (same tie rules), on many instances, with checks on."""
+    """Identical selections (same tie rules, same split range), on many
+    instances, with checks on; up to 70 items, so packed int32 decisions span
+    three word rows and use every bit position."""
     monkeypatch.setattr(driver, "_BASE_CASE_ITEMS", base)
-    monkeypatch.setattr(driver, "_BASE_CASE_CELLS", 0)
     monkeypatch.setattr(driver, "_DEBUG_CHECKS", base == 1)
+    monkeypatch.setattr(backends, "BOOL_TABLE_CELLS", 1 << 16 if table == "bool" else 0)
+    monkeypatch.setattr(backends, "WINDOW_MIN_COLUMNS", window_min_columns)
     rng = random.Random(base)
     max_value = 2**20 if dtype == torch.int32 else 2**56
     for _ in range(40):
-        n = rng.randint(1, 24)
+        n = rng.randint(1, 70)
         weights, values, capacity = _random_core(rng, n, max_value)
         items = list(range(n))
         python = driver.solve(
             backends.PythonBackend(weights, values), weights, values, items, capacity
         )
-        cells = n * (capacity + 1)
-        torch_backend = backends.TorchBackend(weights, values, capacity, dtype, cells)
+        words = backends.decision_words(n, capacity, dtype)
+        torch_backend = backends.TorchBackend(weights, values, capacity, dtype, words)
+        assert torch_backend.small_items(capacity) >= min(n, base)
         assert driver.solve(torch_backend, weights, values, items, capacity) == python
         invariants.check_selection(weights, values, items, capacity, python)
 
@@ -300,7 +373,7 @@ def test_backend_profiles_equal_the_full_table() -> None:
     for _ in range(30):
         weights, values, capacity = _random_core(rng, rng.randint(0, 15), 1000)
         items = list(range(len(weights)))
-        torch_backend = backends.TorchBackend(weights, values, capacity, torch.int64, 1)
+        torch_backend = backends.TorchBackend(weights, values, capacity, torch.int64, 0)
         for backend in (backends.PythonBackend(weights, values), torch_backend):
             invariants.check_profile(
                 backend.profile(items, capacity), weights, values, items, capacity
@@ -326,7 +399,9 @@ def test_frontier_is_optimal_and_gives_up_beyond_its_state_limit(dtype: torch.dt
 def test_large_capacity_small_core_takes_the_frontier(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The n = 100, Q = 10**6 shape of the benchmark, checked against the oracle."""
+    """The n = 100, Q = 10**6 shape of the benchmark, checked against the oracle;
+    every core tries the frontier (with its default state limit), which answers."""
+    monkeypatch.setattr(solver, "_FRONTIER_MIN_CELLS", 0)
     answers: list[list[int] | None] = []
     original = frontier.solve_by_frontier
 
