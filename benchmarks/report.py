@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from benchmarks.instances import FAMILIES
 from benchmarks.run import SOLVERS
 
 SOLVER_ORDER = SOLVERS
@@ -191,6 +192,125 @@ def _largest_section(largest: dict[str, Any] | None) -> list[str]:
     return [*lines, ""]
 
 
+TEN_X_FAMILIES = ("uncorrelated", "weakly_correlated", "partitioner_like")
+TWO_X_FAMILIES = ("strongly_correlated", "subset_sum")
+
+
+def _cell_summaries(grids: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """``(grid name, cell, {solver: summary})`` for every cell of every grid."""
+    out = []
+    for name, grid in grids.items():
+        for cell in grid["cells"]:
+            summaries = {
+                solver: summarize(records)
+                for solver, records in cell["runs"].items()
+                if solver not in cell["skipped"]
+            }
+            out.append((name, cell, summaries))
+    return out
+
+
+def _speedups(
+    rows: list[tuple[str, dict[str, Any], dict[str, Any]]], families: tuple[str, ...], other: str
+) -> list[tuple[float, str]]:
+    """``(upstream time / optimized time, cell label)`` where both have a median."""
+    out = []
+    for name, cell, summaries in rows:
+        opt, up = summaries.get("optimized", {}), summaries.get(other, {})
+        if cell["family"] in families and "time_s" in opt and "time_s" in up:
+            label = f"{name}:{cell['family']}/n={cell['n']}/Q={cell['capacity']}"
+            out.append((up["time_s"] / opt["time_s"], label))
+    return sorted(out)
+
+
+def _speedup_line(target: str, pairs: list[tuple[float, str]], needed: float) -> str:
+    if not pairs:
+        return f"| {target} | no cells with both solvers | - |"
+    misses = [f"{label} ({x:.2g}x)" for x, label in pairs if x < needed]
+    verdict = "met" if not misses else f"missed in {len(misses)}: " + ", ".join(misses)
+    return f"| {target} | min {pairs[0][0]:.3g}x over {len(pairs)} cells | {verdict} |"
+
+
+def _targets_section(grids: dict[str, Any]) -> list[str]:
+    """Issue #4's targets, each recomputed from the measurements above."""
+    rows = [r for r in _cell_summaries(grids) if "optimized" in r[2]]
+    lines = [
+        "## Targets (issue #4), recomputed from the cells below",
+        "",
+        "Speed-ups are upstream median time / optimized median time in the same run "
+        "(upstream dp is absent where its table exceeds the memory cap).",
+        "",
+        "| target | measured | verdict |",
+        "|---|---|---|",
+    ]
+    for other, label in (("upstream_dp", "dp"), ("upstream_hirschberg", "hirschberg")):
+        lines.append(
+            _speedup_line(
+                f">= 10x vs {label} on uncorrelated, weakly correlated, partitioner-like",
+                _speedups(rows, TEN_X_FAMILIES, other),
+                10.0,
+            )
+        )
+    lines.append(
+        _speedup_line(
+            ">= 2x vs hirschberg on strongly correlated, subset-sum",
+            _speedups(rows, TWO_X_FAMILIES, "upstream_hirschberg"),
+            2.0,
+        )
+    )
+    lines.append(
+        _speedup_line(
+            "never slower than dp (any family)", _speedups(rows, FAMILIES, "upstream_dp"), 1.0
+        )
+    )
+    memory = []
+    for name, cell, summaries in rows:
+        opt, hb = summaries["optimized"], summaries.get("upstream_hirschberg", {})
+        if "delta_kib" in opt and "delta_kib" in hb:
+            label = f"{name}:{cell['family']}/n={cell['n']}/Q={cell['capacity']}"
+            memory.append((opt["delta_kib"] - hb["delta_kib"], label, opt, hb))
+    above = [
+        f"{label} ({_mib(o['delta_kib'])} vs {_mib(h['delta_kib'])} MiB)"
+        for d, label, o, h in sorted(memory, reverse=True)
+        if d > 0
+    ]
+    lines.append(
+        f"| solve Δpeak <= hirschberg's | {len(memory) - len(above)}/{len(memory)} cells "
+        f"| {'met' if not above else 'above in: ' + ', '.join(above)} |"
+    )
+    deltas = {
+        (name, cell["family"], cell["n"], cell["capacity"]): summaries["optimized"]["delta_kib"]
+        for name, cell, summaries in rows
+        if "delta_kib" in summaries["optimized"]
+    }
+    doubling = []
+    for (name, family, n, q), delta in sorted(deltas.items()):
+        doubled = deltas.get((name, family, 2 * n, q))
+        if doubled is not None:
+            change = (doubled - delta) / max(delta, 1)
+            doubling.append(
+                f"{family}/Q={q}: n={n}->{2 * n} {_mib(delta)}->{_mib(doubled)} MiB "
+                f"({100 * change:+.0f}%)"
+            )
+    lines.append(
+        "| doubling n at fixed Q changes Δpeak < 10% | "
+        + ("; ".join(doubling) or "no doubled pair")
+        + " | see measured |"
+    )
+    bad = [
+        f"{name}:{cell['family']}/n={cell['n']}/Q={cell['capacity']}"
+        for name, cell, summaries in rows
+        if summaries["optimized"].get("over_budget")
+        or summaries["optimized"].get("exact", 0) < summaries["optimized"].get("judged", 0)
+    ]
+    judged = sum(1 for _, _, s in rows if s["optimized"].get("judged"))
+    lines.append(
+        f"| 0 over budget, 100% exact | {judged} cells judged against an exact optimum "
+        f"| {'met' if not bad else 'FAILED in ' + ', '.join(bad)} |"
+    )
+    return [*lines, ""]
+
+
 def _correctness_section(grids: dict[str, Any]) -> list[str]:
     """Per solver, over all grids: cells run and cells with a wrong answer."""
     tally: dict[str, dict[str, list[str]]] = {}
@@ -279,6 +399,7 @@ def write_markdown(results: dict[str, Any], path: Path) -> None:
         f"{meta['options']['repeats']} repeats per solver and cell unless a run fails.",
         "",
     ]
+    lines += _targets_section(grids)
     lines += _correctness_section(grids)
     for name, grid in grids.items():
         lines += _grid_section(name, grid, bool(grid["meta"]["optimized_present"]))

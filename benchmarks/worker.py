@@ -12,14 +12,21 @@ Order of events in the child:
    ``RuntimeError: ... can't allocate memory`` from torch, ``std::bad_alloc``
    from C++) instead of pushing the machine into swap or the OOM killer.
 2. The solver's modules are imported and the instance is generated.
-   One *warm-up* solve of a fixed 8-item instance (:data:`WARMUP_CELL`) runs
-   first, for every solver alike, so that one-time costs (torch's lazy
-   kernel and allocator set-up, first-call dispatch caches; milliseconds)
-   are not charged to the measured solve: in the partitioner the solver runs
-   in a process that has already used torch. A warm-up that fails is ignored
-   (the measured solve reports the failure).
-3. ``VmHWM`` (peak resident set of this process) is read from
-   ``/proc/self/status``: the *baseline*.
+   One *warm-up* solve of an instance of the same family and ``n``, with
+   ``Q`` at most :data:`WARMUP_CAPACITY` and the next seed, runs first, for
+   every solver alike, so that one-time costs (torch's lazy kernel and
+   allocator set-up, first-call dispatch caches, code pages of kernels for
+   the family's dtypes; milliseconds and a few MiB) are not charged to the
+   measured solve: in the partitioner the solver runs in a process that has
+   already used torch. A warm-up that fails is ignored (the measured solve
+   reports the failure).
+3. Memory the warm-up freed is returned to the kernel (``malloc_trim(0)``,
+   after ``gc.collect()``), so the measured solve cannot hide its buffers in
+   it, and ``VmHWM`` is reset to the current resident set (``5`` written to
+   ``/proc/self/clear_refs``, Linux >= 4.0). ``VmHWM`` (peak resident set of
+   this process) is read from ``/proc/self/status``: the *baseline*. If the
+   reset is refused, ``hwm_reset`` is false in the record and the baseline
+   includes the warm-up's peak.
 4. The solve runs, timed with :func:`time.perf_counter`.
 5. ``VmHWM`` is read again: the *peak*. ``peak - baseline`` is what the solve
    itself added on top of the interpreter, its imports and the instance.
@@ -35,6 +42,8 @@ pool from leaking one solve's state into the next.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import gc
 import json
 import math
 import resource
@@ -48,8 +57,8 @@ RESULT_MARKER = "BENCH-RESULT "
 OPTIMIZED_FUNCTION = "dp_knapsack_sliding_hirschberg"
 """Name of the optimized solver in :mod:`knapsack_audit.optimized` (merged separately)."""
 
-WARMUP_CELL = ("uncorrelated", 8, 2000)
-"""``(family, n, Q)`` of the warm-up solve (see the module docstring)."""
+WARMUP_CAPACITY = 100_000
+"""Largest ``Q`` of the warm-up instance (see the module docstring)."""
 
 Solver = Callable[[list[float], list[float], float], tuple[float, list[int], list[int]]]
 
@@ -61,6 +70,22 @@ def read_vm_kib(field: str) -> int:
             if line.startswith(field + ":"):
                 return int(line.split()[1])
     raise RuntimeError(f"{field} not found in /proc/self/status")
+
+
+def release_and_reset_hwm() -> bool:
+    """Return freed heap memory to the kernel and reset ``VmHWM`` to ``VmRSS``.
+
+    Returns whether the reset was accepted (``/proc/self/clear_refs``).
+    """
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    try:
+        with open("/proc/self/clear_refs", "w") as clear_refs:
+            clear_refs.write("5")
+    except OSError:
+        return False
+    return True
 
 
 def read_loadavg() -> float:
@@ -185,12 +210,21 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
         int(job["seed"]),
         int(job["runtime_scale"]),
     )
-    warmup = make_instance(*WARMUP_CELL)
+    warmup = make_instance(
+        job["family"],
+        int(job["n"]),
+        min(int(job["capacity"]), WARMUP_CAPACITY),
+        int(job["seed"]) + 1,
+        int(job["runtime_scale"]),
+    )
     warmup_start = time.perf_counter()
     with contextlib.suppress(Exception):  # the measured solve reports a failure
         solver(warmup.memory, warmup.runtime, warmup.max_memory)
+    warmup_s = time.perf_counter() - warmup_start
+    hwm_reset = release_and_reset_hwm()
     record: dict[str, Any] = {
-        "warmup_s": time.perf_counter() - warmup_start,
+        "warmup_s": warmup_s,
+        "hwm_reset": hwm_reset,
         "hwm_baseline_kib": read_vm_kib("VmHWM"),
         "loadavg_before": read_loadavg(),
     }

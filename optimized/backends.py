@@ -132,7 +132,7 @@ class PythonBackend:
 WINDOW_MIN_COLUMNS = 1 << 10
 """Rows narrower than this are computed whole, without the column window."""
 
-BOOL_TABLE_CELLS = 1 << 16
+BOOL_TABLE_CELLS = 1 << 20
 """``solve_small`` tables of at most this many cells use one ``bool`` per cell
 (three kernel launches per item); larger ones pack decisions into words."""
 
@@ -146,13 +146,19 @@ def bits_per_word(dtype: torch.dtype) -> int:
     return 8 * torch.empty((), dtype=dtype).element_size() - 1
 
 
-def decision_words(n_items: int, capacity: int, dtype: torch.dtype) -> int:
-    """Packed decision words to allocate for up to ``n_items`` base-case items:
-    ``rows * (C + 1)`` with ``rows = min(ceil(n / bits), max(1, F // (itemsize (C + 1))))``
-    and ``F`` = :data:`DECISION_BYTES_FLOOR` (proofs/08)."""
+def decision_words(n_items: int, capacity: int, dtype: torch.dtype, budget_bytes: int = 0) -> int:
+    """Packed decision words to allocate for up to ``n_items`` base-case items.
+
+    ``rows * (C + 1)`` with ``rows = min(ceil(n / bits), max(1, spare //
+    (itemsize (C + 1))))``, where ``spare`` is :data:`DECISION_BYTES_FLOOR` or,
+    if larger, what ``budget_bytes`` leaves after the three rows (the solver
+    passes ``16 (Q + 1)``, the four float32 rows upstream allocates, so a core
+    whose capacity the reductions shrank gets deeper base cases; proofs/08).
+    """
     itemsize = torch.empty((), dtype=dtype).element_size()
     needed = -(-n_items // bits_per_word(dtype))
-    affordable = max(1, DECISION_BYTES_FLOOR // (itemsize * (capacity + 1)))
+    spare = max(DECISION_BYTES_FLOOR, budget_bytes - 3 * itemsize * (capacity + 1))
+    affordable = max(1, spare // (itemsize * (capacity + 1)))
     return max(1, min(needed, affordable)) * (capacity + 1)
 
 
@@ -160,7 +166,8 @@ class TorchBackend:
     """Exact backend on preallocated CPU integer tensors.
 
     Buffers, allocated once for the largest capacity ``C``: three rows of
-    ``C + 1`` elements of ``dtype`` (left/working row, right row, candidate)
+    ``C + 1`` elements of ``dtype`` (left/working row, candidate, and the
+    right row, allocated by the first split only)
     and ``words`` packed decision words of ``dtype`` (:func:`decision_words`),
     viewed by :meth:`solve_small` as rows of ``C' + 1`` words, item ``k`` in
     bit ``k % bits`` of row ``k // bits``. Tables of at most
@@ -180,7 +187,7 @@ class TorchBackend:
         self._weights = weights
         self._values = values
         self._row = torch.empty(capacity + 1, dtype=dtype)
-        self._right = torch.empty(capacity + 1, dtype=dtype)
+        self._right: torch.Tensor | None = None  # allocated by the first split
         self._candidate = torch.empty(capacity + 1, dtype=dtype)
         self._words = torch.empty(words, dtype=dtype)
         self._bits = bits_per_word(dtype)
@@ -264,15 +271,18 @@ class TorchBackend:
     ) -> tuple[int, int]:
         left_weight = fitting_weight(self._weights, left, capacity)
         right_weight = fitting_weight(self._weights, right, capacity)
+        if self._right is None:
+            self._right = torch.empty_like(self._row)
+        right_row = self._right
         self._fill(self._row, left, capacity, right_weight)
-        self._fill(self._right, right, capacity, left_weight)
+        self._fill(right_row, right, capacity, left_weight)
         first, last = split_range(left_weight, right_weight, capacity)
         sums = self._candidate[: last + 1 - first]
         # sums[j] = L[first + j] + R[capacity - first - j], in chunks so the
         # reversed copy of R stays small.
         for start in range(0, last + 1 - first, SPLIT_CHUNK):
             stop = min(last + 1 - first, start + SPLIT_CHUNK)
-            reversed_right = self._right[capacity - first - stop + 1 : capacity - first - start + 1]
+            reversed_right = right_row[capacity - first - stop + 1 : capacity - first - start + 1]
             torch.add(
                 self._row[first + start : first + stop],
                 reversed_right.flip(0),
@@ -341,6 +351,11 @@ class _PackedRecorder:
         self, words: torch.Tensor, bits: int, n_items: int, capacity: int, candidate: torch.Tensor
     ) -> None:
         rows = -(-n_items // bits)
+        if rows * (capacity + 1) > words.numel():
+            raise ValueError(
+                f"solve_small: {n_items} items need {rows} word rows of {capacity + 1}, "
+                f"more than the {words.numel()} words allocated (small_items is the limit)"
+            )
         self._words = words[: rows * (capacity + 1)].view(rows, capacity + 1)
         self._words.zero_()
         self._bits = bits

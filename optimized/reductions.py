@@ -39,11 +39,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-MAX_BOUND_ROUNDS = 3
-"""Rounds of bound fixing; on random instances the second round already fixes nothing."""
-
-EFFICIENCY_FRACTION_BITS = 64
-"""Fixed-point bits of the efficiency key used only to *order* items."""
+MAX_BOUND_ROUNDS = 4
+"""Rounds of bound fixing: the greedy bound, then up to one round per window width."""
 
 
 @dataclass(frozen=True)
@@ -78,18 +75,24 @@ def basic_reductions(
 def _efficiency_order(
     weights: Sequence[int], values: Sequence[int], items: Sequence[int]
 ) -> list[int]:
-    """Items by decreasing ``v/w`` (fixed-point key, ties by index); the order only
-    affects how strong the bounds are, never their validity."""
-    return sorted(
-        items, key=lambda i: (-((values[i] << EFFICIENCY_FRACTION_BITS) // weights[i]), i)
-    )
+    """Items by decreasing ``v/w`` (a float quotient, ties by index). The order
+    only affects how strong the bounds are, never their validity (the bound of
+    R6 holds for any ``r >= 0``), so rounding in the key is harmless; values
+    are shifted right by a common amount so the quotient never overflows."""
+    shift = max(0, max((values[i] for i in items), default=0).bit_length() - 1000)
+    return sorted(items, key=lambda i: (-((values[i] >> shift) / weights[i]), i))
 
 
-WINDOW_HALF_WIDTH = 8
-"""Items on each side of the critical item that the window lower bound re-solves."""
+WINDOW_HALF_WIDTHS = (8, 32)
+"""Items on each side of the critical item that the window lower bound
+re-solves: the first window round uses the first width, a later one (if the
+core is still large) the next. Wider windows cost ``O(width**2)`` cells but
+fill the capacity more exactly, which strongly correlated and subset-sum
+instances need before any item can be fixed."""
 
 WINDOW_MIN_CELLS = 1 << 14
-"""The window is solved only for cores whose table has more cells than this."""
+"""A window of half-width 8 is solved only for cores whose table has more
+cells than this; the threshold grows with the square of the width."""
 
 WindowSolver = Callable[[Sequence[int], int], "list[int] | None"]
 """``solve(items, capacity)``: an optimal subset, or ``None`` to decline."""
@@ -116,13 +119,14 @@ def fix_by_bounds(
     items: Sequence[int],
     capacity: int,
     solve_window: WindowSolver | None = None,
+    half_width: int = WINDOW_HALF_WIDTHS[0],
 ) -> Fixing:
     """Fix items by the LP bound, or prove a known selection optimal.
 
     Precondition: the output of :func:`basic_reductions` with ``free`` non-empty
     (so the items do not all fit). The lower bound ``LB`` is the value of the
     greedy fill, or, if ``solve_window`` is given and answers, of the greedy
-    prefix before a window of ``2 * WINDOW_HALF_WIDTH`` items around the
+    prefix before a window of ``2 * half_width`` items around the
     critical one plus an optimal subset of that window for the capacity left
     (the "core problem"; both are feasible sets, proofs/07 R6). Time
     O(n log n) integer operations plus one window solve.
@@ -136,7 +140,7 @@ def fix_by_bounds(
         elif critical < 0:
             critical = position
     if solve_window is not None:
-        window_set = _window_selection(weights, order, critical, capacity, solve_window)
+        window_set = _window_selection(weights, order, critical, capacity, solve_window, half_width)
         if sum(values[i] for i in window_set) > sum(values[i] for i in incumbent):
             incumbent = window_set
     lower_bound = sum(values[i] for i in incumbent)
@@ -158,15 +162,16 @@ def _window_selection(
     critical: int,
     capacity: int,
     solve_window: WindowSolver,
+    half_width: int,
 ) -> list[int]:
     """``prefix + optimal(window)``, a feasible set; empty if declined.
 
     Every item before the critical position fits together (the greedy took
     them all), so the prefix before the window weighs at most ``capacity``.
     """
-    first = max(0, critical - WINDOW_HALF_WIDTH)
+    first = max(0, critical - half_width)
     prefix = list(order[:first])
-    window = order[first : critical + WINDOW_HALF_WIDTH]
+    window = order[first : critical + half_width]
     chosen = solve_window(window, capacity - sum(weights[i] for i in prefix))
     if chosen is None:
         return []
@@ -183,29 +188,41 @@ def reduce_instance(
 ) -> Reduced:
     """Apply the basic reductions and, if ``use_bounds``, up to
     :data:`MAX_BOUND_ROUNDS` rounds of bound fixing (each followed by the basic
-    reductions on what is left). Rounds use the greedy bound; one later round,
-    the first whose core table still has more than :data:`WINDOW_MIN_CELLS`
-    cells after the first, also solves the window (on small cores the DP is
-    cheaper than the window).
-    Time O(n log n) plus at most one window solve.
+    reductions on what is left). The first round uses the greedy bound; each
+    later round whose core table is still large (more than
+    :data:`WINDOW_MIN_CELLS` times ``(width / 8)**2`` cells, and at least
+    ``4 * width`` items, twice the window) also solves the
+    next window of :data:`WINDOW_HALF_WIDTHS` (on small cores the DP is cheaper
+    than a window). Time O(n log n) per round plus at most one solve per width.
     """
     reduced = basic_reductions(weights, values, range(len(weights)), capacity)
     forced = list(reduced.forced)
-    window_pending = solve_window is not None
+    widths = list(WINDOW_HALF_WIDTHS) if solve_window is not None else []
     for round_number in range(MAX_BOUND_ROUNDS if use_bounds else 0):
         if not reduced.free:
             break
-        large = len(reduced.free) * (reduced.capacity + 1) > WINDOW_MIN_CELLS
-        window = solve_window if window_pending and large and round_number > 0 else None
-        window_pending = window_pending and window is None
+        cells = len(reduced.free) * (reduced.capacity + 1)
+        wide = (
+            bool(widths)
+            and cells > WINDOW_MIN_CELLS * (widths[0] // 8) ** 2
+            and 4 * widths[0] <= len(reduced.free)
+        )
+        half_width = widths.pop(0) if wide and round_number > 0 else 0
         fixed_in, fixed_out, optimal = fix_by_bounds(
-            weights, values, reduced.free, reduced.capacity, window
+            weights,
+            values,
+            reduced.free,
+            reduced.capacity,
+            solve_window if half_width else None,
+            half_width,
         )
         if optimal is not None:
             return Reduced(tuple(forced + optimal), (), 0)
         if not fixed_in and not fixed_out:
-            if window is None and window_pending and large:
-                continue
+            if wide and not half_width:
+                continue  # the greedy bound fixed nothing: try the window
+            if half_width and widths:
+                continue  # this window fixed nothing: try the wider one
             break
         settled = set(fixed_in) | set(fixed_out)
         forced += fixed_in

@@ -19,11 +19,15 @@ Pipeline:
    remaining values by their gcd.
 4. The remaining *core* is solved by the Hirschberg driver (:mod:`.driver`,
    proofs/06) over an array backend (:mod:`.backends`): sliding-window rows
-   (proofs/04) in ``torch.int32``/``torch.int64`` when the core's total value
-   fits (exact: every table entry is the value of a subset, at most that
-   total), else in Python integers (exact for any magnitude). A core of at
+   computed only on the columns that can matter (proofs/04, Lemma 4.4) and
+   base cases with packed decision bits (Lemma 4.3), in ``torch.int32`` or
+   ``torch.int64`` when the core's total value fits (exact: every table entry
+   is the value of a subset, at most that total), else in Python integers
+   (exact for any magnitude). A core whose whole table has at most
+   :data:`PYTHON_TABLE_CELLS` cells is solved by one Python-int table (there,
+   kernel launches would cost more than the cells). A core of at
    most 62 items with a large capacity first tries the sparse Pareto frontier
-   (:mod:`.frontier`, proofs/09), which gives up beyond ``(C + 1) / 4`` states.
+   (:mod:`.frontier`, proofs/09), which gives up beyond ``(C + 1) / 16`` states.
 5. :func:`~knapsack_audit.reference.validation.format_result` (SPEC 7).
 
 Invariants: a profile row ``P`` after items ``A`` holds ``P[c] = OPT(A, c)``
@@ -34,9 +38,10 @@ each half receives at most its share, so the selection never exceeds ``Q``.
 Cost (proofs/08), with ``n`` items, ``C = min(Q, sum w)`` and ``b`` the
 base-case size: time O(n log n) for the reductions plus O(n_core * C *
 log2(n_core / b)) for the core, with two or three kernel launches per item per
-recursion level; memory ``(C + 1) * (3 * itemsize + 8) + D`` bytes of buffers
-(``itemsize`` = 4 or 8; ``D <= max(b * (C + 1), 2**24)`` decision cells), plus
-O(n); independent of ``n`` at fixed ``C``.
+recursion level (seven in a packed base case); memory ``(3 (C + 1) + D) *
+itemsize`` bytes of buffers (``itemsize`` = 4 or 8; ``D`` decision words, one
+row of ``C + 1`` for ``C >= 2**16`` with int32, at most 256 KiB more below),
+plus O(n); independent of ``n`` at fixed ``C``.
 
 Equivalent to, but faster than: :func:`knapsack_audit.reference.dp_knapsack`
 (the values are equal; the selection may differ among ties, SPEC 6.2).
@@ -90,6 +95,12 @@ FRONTIER_STATES_PER_UNIT = 16
 states costs about as much as ``16 F`` dense cells, and its buffers stay below
 the dense backend's (proofs/08)."""
 
+PYTHON_TABLE_CELLS = 1 << 12
+"""Cores (and lower-bound windows) whose whole decision table has at most this
+many cells are solved by :class:`.PythonBackend`'s table: about 60 ns per
+cell against about 6 us per kernel launch, three launches per item. This
+bounds the Python work per cell to a constant number of cells per call."""
+
 _BOUND_FIXING = True
 """Knob for tests: when false, skip the LP-bound fixing so the DP sees larger cores."""
 
@@ -97,6 +108,12 @@ PYTHON_CELL_BYTES = 48
 """Upper estimate of one Python-int row cell (list slot plus int object); the
 Python backend holds at most the base-case table or five rows at once (L, R,
 sums and two working rows)."""
+
+
+UPSTREAM_ROW_BYTES = 16
+"""Bytes per budget unit of upstream's four float32 rows; the dense backend's
+decision words may use what that leaves beside its own rows
+(:func:`.backends.decision_words`)."""
 
 
 def profile_dtype(total_value: int) -> torch.dtype | None:
@@ -131,10 +148,10 @@ def dp_knapsack_sliding_hirschberg(
 
     Raises:
         TypeError, ValueError: invalid input (SPEC 1).
-        BudgetTooLargeError: ``(C + 1) * (3 * 8 + 8) + D`` bytes, with
-            ``C = min(Q, sum w)`` and ``D`` the base-case decision cells
-            (:func:`.driver.base_case_cells`), exceed the available memory
-            (SPEC 1.6); checked before any allocation.
+        BudgetTooLargeError: ``(3 (C + 1) + D) * 8`` bytes, with
+            ``C = min(Q, sum w)`` and ``D`` the decision words for ``n`` items
+            (:func:`.backends.decision_words`, int64), exceed the available
+            memory (SPEC 1.6); checked before any allocation.
 
     Time O(n log n + n_core * C * log n_core), memory O(C + n) (proofs/08).
 
@@ -144,7 +161,8 @@ def dp_knapsack_sliding_hirschberg(
     instance = validate(memory, runtime, max_memory)
     weights = list(instance.weights)
     columns = min(instance.capacity, sum(weights))
-    words = decision_words(instance.n, columns, torch.int64)
+    budget_bytes = UPSTREAM_ROW_BYTES * (instance.capacity + 1)
+    words = decision_words(instance.n, columns, torch.int64, budget_bytes)
     require_buffer_fits(
         instance,
         TorchBackend.bytes_needed(columns, torch.int64, words),
@@ -172,21 +190,28 @@ def _solve_window(
     weights: list[int], values: list[int], items: Sequence[int], capacity: int
 ) -> list[int] | None:
     """Exact answer for the lower-bound window of :func:`.reductions.fix_by_bounds`
-    (at most ``2 * WINDOW_HALF_WIDTH`` items) by one dense decision table;
-    ``None`` (decline) if the values do not fit int64."""
+    (``2 * half_width`` items or fewer) by the dense driver, usually one
+    decision table; ``None`` (decline) if the values do not fit int64."""
     capacity = min(capacity, sum(weights[i] for i in items))
+    if len(items) * (capacity + 1) <= PYTHON_TABLE_CELLS:
+        return PythonBackend(weights, values).solve_small(items, capacity)
     dtype = profile_dtype(sum(values[i] for i in items))
     if dtype is None:
         return None
     backend = TorchBackend(
         weights, values, capacity, dtype, decision_words(len(items), capacity, dtype)
     )
-    return backend.solve_small(items, capacity)
+    return driver.solve(backend, weights, values, items, capacity)
 
 
 def _solve_core(
     instance: Instance, weights: list[int], values: list[int], core: tuple[int, ...], capacity: int
 ) -> list[int]:
+    if len(core) * (capacity + 1) <= PYTHON_TABLE_CELLS:
+        table_choice = PythonBackend(weights, values).solve_small(core, capacity)
+        if driver._DEBUG_CHECKS:
+            checks.check_selection(weights, values, core, capacity, table_choice)
+        return table_choice
     dtype = profile_dtype(sum(values[i] for i in core))
     if (
         dtype is not None
@@ -213,7 +238,13 @@ def _backend(
     dtype = profile_dtype(sum(values[i] for i in core))
     if dtype is not None:
         return TorchBackend(
-            weights, values, capacity, dtype, decision_words(len(core), capacity, dtype)
+            weights,
+            values,
+            capacity,
+            dtype,
+            decision_words(
+                len(core), capacity, dtype, UPSTREAM_ROW_BYTES * (instance.capacity + 1)
+            ),
         )
     base_cells = max(PYTHON_BASE_CASE_CELLS, capacity + 1)
     require_buffer_fits(

@@ -68,20 +68,25 @@ def _as_sequence(name: str, value: object) -> Sequence[object]:
     return value
 
 
-def _as_finite_float(name: str, value: object) -> float:
-    """Return ``float(value)`` for a real, non-bool, finite ``value`` (SPEC 1.2-1.3)."""
-    if type(value) is float:
-        if not math.isfinite(value):
-            raise ValueError(f"{name} must be finite, got {value!r}")
+def _as_finite_float(name: str, value: object, index: int | None = None) -> float:
+    """Return ``float(value)`` for a real, non-bool, finite ``value`` (SPEC 1.2-1.3).
+
+    Errors name the argument as ``name[index]`` (or ``name``); the label is
+    only built on error, as this runs once per item.
+    """
+    if type(value) is float and math.isfinite(value):
         return value
+    label = name if index is None else f"{name}[{index}]"
+    if type(value) is float:
+        raise ValueError(f"{label} must be finite, got {value!r}")
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+        raise TypeError(f"{label} must be a real number, got {type(value).__name__}")
     try:
         as_float = float(value)
     except OverflowError:
-        raise ValueError(f"{name} must be finite, got {value!r}") from None
+        raise ValueError(f"{label} must be finite, got {value!r}") from None
     if not math.isfinite(as_float):
-        raise ValueError(f"{name} must be finite, got {as_float!r}")
+        raise ValueError(f"{label} must be finite, got {as_float!r}")
     return as_float
 
 
@@ -119,13 +124,11 @@ def validate(memory: object, runtime: object, max_memory: object) -> Instance:
         )
     weights = []
     for i, entry in enumerate(memory_seq):
-        m = _as_finite_float(f"memory[{i}]", entry)
+        m = _as_finite_float("memory", entry, i)
         if m < 0:
             raise ValueError(f"memory[{i}] must be >= 0, got {m!r}")
         weights.append(quantize(m))
-    runtimes = tuple(
-        _as_finite_float(f"runtime[{i}]", entry) for i, entry in enumerate(runtime_seq)
-    )
+    runtimes = tuple(_as_finite_float("runtime", entry, i) for i, entry in enumerate(runtime_seq))
     try:
         math.fsum(abs(r) for r in runtimes)
     except OverflowError:

@@ -287,11 +287,19 @@ def test_equivalent_to_reference_dp_knapsack(seed: int) -> None:
     assert sum(instance.weights[i] for i in ours[1]) <= instance.capacity
 
 
+@pytest.mark.parametrize("narrow_windows", [False, True])
 @pytest.mark.parametrize("correlation", ["none", "weak", "strong", "inverse", "subset_sum"])
-def test_wide_rows_equal_the_reference(correlation: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_wide_rows_equal_the_reference(
+    correlation: str, narrow_windows: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """SPEC 3.3 with the default knobs on capacities of thousands of units, where
     the column window, the packed decision words and the window lower bound
-    are in use (Pisinger's families, small n), against the exact reference."""
+    are in use (Pisinger's families, small n), against the exact reference.
+    ``narrow_windows`` shrinks the lower-bound windows to half-widths 2 and 4
+    (and drops their size threshold) so both window rounds run on these n."""
+    if narrow_windows:
+        monkeypatch.setattr(reductions, "WINDOW_HALF_WIDTHS", (2, 4))
+        monkeypatch.setattr(reductions, "WINDOW_MIN_CELLS", 0)
     widths: list[int] = []
     original = backends.TorchBackend._fill
 
@@ -438,7 +446,6 @@ def test_bound_fixing_only_fixes_what_every_optimum_agrees_on(
     with_window: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """proofs/07, R6: a fixed item has the same status in every optimal subset."""
-    monkeypatch.setattr(reductions, "WINDOW_HALF_WIDTH", 2)
     rng = random.Random(11)
     fixed_seen = proved_optimal = 0
     for _ in range(150):
@@ -450,7 +457,7 @@ def test_bound_fixing_only_fixes_what_every_optimum_agrees_on(
         free = reduced.free
         window = functools.partial(solver._solve_window, weights, values) if with_window else None
         fixed_in, fixed_out, optimal = reductions.fix_by_bounds(
-            weights, values, free, reduced.capacity, window
+            weights, values, free, reduced.capacity, window, half_width=rng.choice([1, 2, 4])
         )
         subsets = [
             s
