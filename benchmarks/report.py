@@ -59,10 +59,12 @@ def _grid_section(name: str, grid: dict[str, Any], optimized_present: bool) -> l
     lines = [
         f"## Grid `{name}`",
         "",
-        f"Run {meta['date_utc']}, command `{meta['command']}`, "
+        f"Run {meta['date_utc']} on revision {meta.get('revision', 'unknown')}, "
+        f"command `{meta['command']}`, "
         f"wall time {grid.get('wall_s', float('nan')):.0f} s (incomplete if missing).",
         *(
-            f"Cells not re-run were measured earlier by `{m['command']}` ({m['date_utc']})."
+            f"Cells not re-run were measured earlier by `{m['command']}` ({m['date_utc']}, "
+            f"revision {m.get('revision', 'unknown')})."
             for m in grid.get("earlier_runs", [])
         ),
         "",

@@ -349,6 +349,29 @@ def largest_search(
     return found
 
 
+def source_revision() -> str:
+    """``git describe``-like label of the code being measured: the commit, plus
+    ``+dirty`` when tracked files differ from it (``unknown`` outside git)."""
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return commit + ("+dirty" if dirty else "")
+
+
 def machine_info() -> dict[str, Any]:
     """CPU, memory and library versions of this machine."""
     info: dict[str, Any] = {"nproc": os.cpu_count(), "platform": platform.platform()}
@@ -441,6 +464,7 @@ def main(argv: list[str] | None = None) -> None:
             "command": "python -m benchmarks.run "
             + " ".join(sys.argv[1:] if argv is None else argv),
             "machine": machine_info(),
+            "revision": source_revision(),
             "optimized_present": optimized_ok,
             "optimized_note": optimized_note,
             "options": {k: str(v) for k, v in vars(args).items()},
