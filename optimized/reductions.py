@@ -63,9 +63,10 @@ def basic_reductions(
     weights: Sequence[int], values: Sequence[int], items: Sequence[int], capacity: int
 ) -> Reduced:
     """Apply R1-R5 to ``items`` with budget ``capacity``. Time O(len(items))."""
-    candidates = [i for i in items if values[i] > 0 and weights[i] <= capacity]
-    forced = [i for i in candidates if weights[i] == 0]
-    free = [i for i in candidates if weights[i] > 0]
+    forced, free = [], []
+    for i in items:
+        if values[i] > 0 and weights[i] <= capacity:
+            (free if weights[i] else forced).append(i)
     total = sum(weights[i] for i in free)
     if total <= capacity:
         return Reduced(tuple(forced + free), (), 0)
@@ -75,12 +76,13 @@ def basic_reductions(
 def _efficiency_order(
     weights: Sequence[int], values: Sequence[int], items: Sequence[int]
 ) -> list[int]:
-    """Items by decreasing ``v/w`` (a float quotient, ties by index). The order
+    """Items by decreasing ``v/w`` (a float quotient, ties in the order given). The order
     only affects how strong the bounds are, never their validity (the bound of
     R6 holds for any ``r >= 0``), so rounding in the key is harmless; values
     are shifted right by a common amount so the quotient never overflows."""
     shift = max(0, max((values[i] for i in items), default=0).bit_length() - 1000)
-    return sorted(items, key=lambda i: (-((values[i] >> shift) / weights[i]), i))
+    # ``items`` is ascending and the sort is stable: ties stay in index order.
+    return sorted(items, key=lambda i: -((values[i] >> shift) / weights[i]))
 
 
 WINDOW_HALF_WIDTHS = (8, 32)
@@ -146,13 +148,21 @@ def fix_by_bounds(
     lower_bound = sum(values[i] for i in incumbent)
     # r = v_s / w_s; every quantity below is multiplied by w_s > 0.
     v_s, w_s = values[order[critical]], weights[order[critical]]
-    reduced_costs = {i: w_s * values[i] - v_s * weights[i] for i in items}
-    base = v_s * capacity + sum(d for d in reduced_costs.values() if d > 0)
+
+    # Reduced costs D_i are recomputed in each pass rather than stored: for
+    # large n they are the biggest transient object here.
+    positive = (w_s * values[i] - v_s * weights[i] for i in items)
+    base = v_s * capacity + sum(d for d in positive if d > 0)
     if w_s * (lower_bound + 1) > base:  # LB >= floor(U) >= OPT (R7)
         return Fixing([], [], incumbent)
-    target = w_s * lower_bound
-    fixed_in = [i for i in items if reduced_costs[i] > 0 and base - reduced_costs[i] < target]
-    fixed_out = [i for i in items if reduced_costs[i] < 0 and base + reduced_costs[i] < target]
+    slack = base - w_s * lower_bound  # fix when |D_i| > slack
+    fixed_in, fixed_out = [], []
+    for i in items:
+        d = w_s * values[i] - v_s * weights[i]
+        if d > slack:
+            fixed_in.append(i)
+        elif -d > slack:
+            fixed_out.append(i)
     return Fixing(fixed_in, fixed_out, None)
 
 
@@ -224,9 +234,11 @@ def reduce_instance(
             if half_width and widths:
                 continue  # this window fixed nothing: try the wider one
             break
-        settled = set(fixed_in) | set(fixed_out)
+        settled = bytearray(len(weights))
+        for i in (*fixed_in, *fixed_out):
+            settled[i] = 1
         forced += fixed_in
-        remaining = [i for i in reduced.free if i not in settled]
+        remaining = [i for i in reduced.free if not settled[i]]
         room = reduced.capacity - sum(weights[i] for i in fixed_in)
         reduced = basic_reductions(weights, values, remaining, room)
         forced += reduced.forced

@@ -188,11 +188,14 @@ def integer_runtimes(runtimes: Sequence[float]) -> tuple[list[int], int]:
     >>> integer_runtimes([0.5, 3.0, 0.0])
     ([1, 6, 0], 1)
     """
-    ratios = [r.as_integer_ratio() for r in runtimes]
-    shift = max((denominator.bit_length() - 1 for _, denominator in ratios), default=0)
-    return [
-        numerator << (shift - denominator.bit_length() + 1) for numerator, denominator in ratios
-    ], shift
+    # Two flat lists rather than a list of (numerator, denominator) tuples.
+    numerators, exponents = [], []
+    for r in runtimes:
+        numerator, denominator = r.as_integer_ratio()
+        numerators.append(numerator)
+        exponents.append(denominator.bit_length() - 1)
+    shift = max(exponents, default=0)
+    return [n << (shift - e) for n, e in zip(numerators, exponents, strict=True)], shift
 
 
 def format_result(
@@ -206,6 +209,8 @@ def format_result(
     ``saved`` is ascending, ``recomputable`` descending.
     """
     saved_sorted = sorted(saved)
-    saved_set = set(saved_sorted)
-    recomputable = [i for i in range(len(runtimes) - 1, -1, -1) if i not in saved_set]
+    is_saved = bytearray(len(runtimes))
+    for i in saved_sorted:
+        is_saved[i] = 1
+    recomputable = [i for i in range(len(runtimes) - 1, -1, -1) if not is_saved[i]]
     return math.fsum(runtimes[i] for i in saved_sorted), saved_sorted, recomputable
