@@ -408,6 +408,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--grid", choices=("quick", "partitioner", "paper", "all"), default="all")
     parser.add_argument("--largest", action="store_true", help="run the doubling search only")
     parser.add_argument("--families", default=",".join(FAMILIES), help="comma-separated")
+    parser.add_argument(
+        "--capacities",
+        default="",
+        help="comma-separated Q values: only the grid's cells with these Q (default: all)",
+    )
     parser.add_argument("--solvers", default=",".join(SOLVERS), help="comma-separated")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per solve")
@@ -437,6 +442,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.quick:
         args.grid = "quick"
+    args.capacities = [int(q) for q in args.capacities.split(",") if q]
     for name, known in (("families", FAMILIES), ("solvers", SOLVERS)):
         chosen = [x for x in getattr(args, name).split(",") if x]
         unknown = sorted(set(chosen) - set(known))
@@ -479,7 +485,11 @@ def main(argv: list[str] | None = None) -> None:
             "solvers": largest_search(args.solvers, args, optimized_ok),
         }
     else:
-        cells = [c for c in grid_cells(args.grid, args.partitioner_q) if c[0] in args.families]
+        cells = [
+            c
+            for c in grid_cells(args.grid, args.partitioner_q)
+            if c[0] in args.families and (not args.capacities or c[2] in args.capacities)
+        ]
         old_grid = results["grids"].get(args.grid, {})
         kept = [
             c

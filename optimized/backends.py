@@ -98,6 +98,8 @@ class PythonBackend:
         w, v = self._weights[item], self._values[item]
         # new[c] = max(row[c], v + row[c - w]) for c >= w; the conditional
         # expression is twice as fast as a call to max per cell.
+        if w >= len(row):
+            return row[:]  # the item fits no column
         taken = [x + v for x in row[: len(row) - w]]
         return row[:w] + [t if t > kept else kept for kept, t in zip(row[w:], taken, strict=True)]
 

@@ -63,7 +63,8 @@ def basic_reductions(
     weights: Sequence[int], values: Sequence[int], items: Sequence[int], capacity: int
 ) -> Reduced:
     """Apply R1-R5 to ``items`` with budget ``capacity``. Time O(len(items))."""
-    forced, free = [], []
+    forced: list[int] = []
+    free: list[int] = []
     for i in items:
         if values[i] > 0 and weights[i] <= capacity:
             (free if weights[i] else forced).append(i)
