@@ -173,6 +173,11 @@ def _largest_section(largest: dict[str, Any] | None) -> list[str]:
         "Solved means returned within both caps; answers are not checked in this mode "
         "(see the grids: `upstream_hirschberg` can return over-budget selections). Steps "
         "are single runs on a possibly busy machine, so the time limit is approximate.",
+        *(
+            f"Rows for {', '.join(f'`{s}`' for s in m['solvers'])} come from a later run, "
+            f"{m['date_utc']}, command `{m['command']}`, revision {m['revision']}."
+            for m in largest.get("merged_runs", [])
+        ),
         "",
     ]
     for solver in SOLVER_ORDER:

@@ -439,9 +439,20 @@ def append_nonpositive_item(
 
 
 def runtime_scaling(solver: Solver, case: Case, judge: Judge, exponent: int) -> list[Finding]:
-    """Scaling every runtime by ``2**k`` (exact in float64) scales the optimum."""
+    """Scaling every runtime by ``2**k`` scales the optimum, when the scaling is
+    exact in float64. It is not for subnormal results (bits are lost) or on
+    overflow; the relation then does not apply and reports nothing, since the
+    scaled instance's optimum is no longer ``2**k`` times the original's
+    (a nightly run flagged ``2.225073858507e-311 * 2**-2`` on a correct solver).
+    """
     factor = 2.0**exponent
     scaled = Case(case.memory, tuple(float(r) * factor for r in case.runtime), case.max_memory)
+    exact_factor = Fraction(factor)
+    if any(
+        not math.isfinite(s) or Fraction(s) != Fraction(float(r)) * exact_factor
+        for r, s in zip(case.runtime, scaled.runtime, strict=True)
+    ):
+        return []
     return _relation(
         "runtime-scaling",
         solver,
