@@ -148,7 +148,7 @@ DECISION_BYTES_FLOOR = 1 << 18
 
 def bits_per_word(dtype: torch.dtype) -> int:
     """Decision bits per packed word: every bit but the sign bit."""
-    return 8 * torch.empty((), dtype=dtype).element_size() - 1
+    return 8 * dtype.itemsize - 1
 
 
 def decision_words(n_items: int, capacity: int, dtype: torch.dtype, budget_bytes: int = 0) -> int:
@@ -160,7 +160,7 @@ def decision_words(n_items: int, capacity: int, dtype: torch.dtype, budget_bytes
     passes ``16 (Q + 1)``, the four float32 rows upstream allocates, so a core
     whose capacity the reductions shrank gets deeper base cases; proofs/08).
     """
-    itemsize = torch.empty((), dtype=dtype).element_size()
+    itemsize = dtype.itemsize
     needed = -(-n_items // bits_per_word(dtype))
     spare = max(DECISION_BYTES_FLOOR, budget_bytes - 3 * itemsize * (capacity + 1))
     affordable = max(1, spare // (itemsize * (capacity + 1)))
@@ -200,7 +200,7 @@ class TorchBackend:
     @staticmethod
     def bytes_needed(capacity: int, dtype: torch.dtype, words: int) -> int:
         """Bytes of the buffers above: ``(3 (C + 1) + words) * itemsize``."""
-        itemsize = torch.empty((), dtype=dtype).element_size()
+        itemsize = dtype.itemsize
         return (3 * (capacity + 1) + words) * itemsize
 
     def small_items(self, capacity: int) -> int:

@@ -207,25 +207,32 @@ def _solve_window(
 def _solve_core(
     instance: Instance, weights: list[int], values: list[int], core: tuple[int, ...], capacity: int
 ) -> list[int]:
-    if len(core) * (capacity + 1) <= PYTHON_TABLE_CELLS:
-        table_choice = PythonBackend(weights, values).solve_small(core, capacity)
-        if driver._DEBUG_CHECKS:
-            checks.check_selection(weights, values, core, capacity, table_choice)
-        return table_choice
     dtype = profile_dtype(sum(values[i] for i in core))
-    if (
-        dtype is not None
-        and len(core) <= _FRONTIER_MAX_ITEMS
-        and len(core) * (capacity + 1) >= _FRONTIER_MIN_CELLS
-    ):
-        states = (capacity + 1) // FRONTIER_STATES_PER_UNIT
-        chosen = solve_by_frontier(weights, values, core, capacity, dtype, states)
-        if chosen is not None:
-            if driver._DEBUG_CHECKS:
-                checks.check_selection(weights, values, core, capacity, chosen)
-            return chosen
-    backend = _backend(instance, weights, values, core, capacity)
-    return driver.solve(backend, weights, values, core, capacity)
+    chosen = _solve_without_driver(weights, values, core, capacity, dtype)
+    if chosen is None:
+        backend = _backend(instance, weights, values, core, capacity, dtype)
+        return driver.solve(backend, weights, values, core, capacity)
+    if driver._DEBUG_CHECKS:
+        checks.check_selection(weights, values, core, capacity, chosen)
+    return chosen
+
+
+def _solve_without_driver(
+    weights: list[int],
+    values: list[int],
+    core: tuple[int, ...],
+    capacity: int,
+    dtype: torch.dtype | None,
+) -> list[int] | None:
+    """A tiny core's Python-int table, or the sparse frontier when it applies and
+    stays small; ``None`` leaves the core to the Hirschberg driver."""
+    cells = len(core) * (capacity + 1)
+    if cells <= PYTHON_TABLE_CELLS:
+        return PythonBackend(weights, values).solve_small(core, capacity)
+    if dtype is None or len(core) > _FRONTIER_MAX_ITEMS or cells < _FRONTIER_MIN_CELLS:
+        return None
+    states = (capacity + 1) // FRONTIER_STATES_PER_UNIT
+    return solve_by_frontier(weights, values, core, capacity, dtype, states)
 
 
 def _backend(
@@ -234,8 +241,8 @@ def _backend(
     values: list[int],
     core: tuple[int, ...],
     capacity: int,
+    dtype: torch.dtype | None,
 ) -> ProfileBackend:
-    dtype = profile_dtype(sum(values[i] for i in core))
     if dtype is not None:
         return TorchBackend(
             weights,
