@@ -17,9 +17,9 @@ from torch._functorch._activation_checkpointing import knapsack as upstream
 
 from knapsack_audit import properties as props
 from knapsack_audit.cases import Case
+from knapsack_audit.catalog import OUR_SOLVERS, load
 from knapsack_audit.properties import Judge
 from knapsack_audit.reference import dp_knapsack, exact_optimum
-from knapsack_audit.registry import OUR_SOLVERS, load
 from knapsack_audit.search import PROPERTIES, audit
 from knapsack_audit.strategies import cases
 
