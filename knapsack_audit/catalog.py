@@ -118,9 +118,13 @@ def is_file(location: str) -> bool:
 
 
 def is_ours(location: str | None) -> bool:
-    """A module of this package (SPEC, "Ours"); a file never is."""
-    return location is not None and (
-        location == OUR_PACKAGE or location.startswith(OUR_PACKAGE + ".")
+    """A module of this package or of :data:`OUR_SOLVERS` (SPEC, "Ours"); a file never is."""
+    if location is None or is_file(location):
+        return False
+    return (
+        location == OUR_PACKAGE
+        or location.startswith(OUR_PACKAGE + ".")
+        or location in {solver.location for solver in ours()}
     )
 
 
