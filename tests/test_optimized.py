@@ -140,6 +140,7 @@ def test_sampled_small_scope_on_every_path(
 @example([(1, 1.0)] * 3, 1)
 @example([(0, -1.0), (0, 2.0), (3, 0.0)], 0)
 def test_random_instances_are_optimal(items: list[tuple[int, float]], budget_units: int) -> None:
+    """SPEC 3.3, 5.1, 7.1: random instances of up to 12 items are exactly optimal."""
     memory = [w * UNIT for w, _ in items]
     runtime = [r for _, r in items]
     assert_optimal(memory, runtime, budget_units * UNIT)
@@ -149,6 +150,7 @@ def test_random_instances_are_optimal(items: list[tuple[int, float]], budget_uni
 
 
 def test_issue_197871_deep_recursion(deep_recursion: None) -> None:
+    """SPEC 3.2, 3.3: pytorch issue #197871's case with the recursion down to single items."""
     value, saved, _ = dp_knapsack_sliding_hirschberg([1e-4] * 3, [1.0] * 3, 1e-4)
     assert (value, len(saved)) == (1.0, 1)
 
@@ -161,7 +163,7 @@ def _forbid_python_backend(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_flops_runtimes_take_the_int64_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Flop counts up to 1e12 are exact in int64; the result equals the reference's."""
+    """SPEC 3.3: Flop counts up to 1e12 are exact in int64; the result equals the reference's."""
     rng = random.Random(7)
     memory = [rng.randint(1, 60) * UNIT for _ in range(150)]
     runtime = [float(rng.randint(1, 10**12)) for _ in range(150)]
@@ -179,6 +181,7 @@ def test_flops_runtimes_take_the_int64_path(monkeypatch: pytest.MonkeyPatch) -> 
     [(2**31 - 1, torch.int32), (2**31, torch.int64), (2**63 - 1, torch.int64), (2**63, None)],
 )
 def test_profile_dtype_holds_every_subset_value(total: int, dtype: torch.dtype | None) -> None:
+    """SPEC 3.1: the profile dtype holds every subset value exactly (proofs/07)."""
     assert solver.profile_dtype(total) == dtype
 
 
@@ -193,6 +196,7 @@ def test_profile_dtype_holds_every_subset_value(total: int, dtype: torch.dtype |
 def test_huge_values_fall_back_to_exact_python_ints(
     runtime: list[float], monkeypatch: pytest.MonkeyPatch, checked: None
 ) -> None:
+    """SPEC 3.1, 3.3: values beyond int64 fall back to exact Python ints."""
     used: list[str] = []
     original = backends.PythonBackend
 
@@ -213,6 +217,7 @@ def test_huge_values_fall_back_to_exact_python_ints(
 
 @pytest.mark.parametrize("seed", range(8))
 def test_equivalent_to_reference_dp_knapsack(seed: int) -> None:
+    """SPEC 3.3, 6.2: the same value as the reference, and feasible."""
     rng = random.Random(seed)
     n = rng.randint(20, 70)
     memory = [rng.randint(0, 30) * UNIT for _ in range(n)]
@@ -291,7 +296,7 @@ def test_torch_and_python_backends_agree(
     window_min_columns: int,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Identical selections (same tie rules, same split range), on many
+    """SPEC 3.3, 6.2: Identical selections (same tie rules, same split range), on many
     instances, with checks on; up to 70 items, so packed int32 decisions span
     three word rows and use every bit position."""
     monkeypatch.setattr(driver, "_BASE_CASE_ITEMS", base)
@@ -315,6 +320,7 @@ def test_torch_and_python_backends_agree(
 
 
 def test_backend_profiles_equal_the_full_table() -> None:
+    """SPEC 3.3: each backend's profile equals the table's row (proofs/04)."""
     rng = random.Random(3)
     for _ in range(30):
         weights, values, capacity = _random_core(rng, rng.randint(0, 15), 1000)
@@ -328,6 +334,7 @@ def test_backend_profiles_equal_the_full_table() -> None:
 
 @pytest.mark.parametrize("dtype", [torch.int32, torch.int64])
 def test_frontier_is_optimal_and_gives_up_beyond_its_state_limit(dtype: torch.dtype) -> None:
+    """SPEC 3.3: the frontier's selection is optimal; beyond its state limit it gives up."""
     rng = random.Random(5)
     gave_up = 0
     for _ in range(60):
@@ -345,7 +352,7 @@ def test_frontier_is_optimal_and_gives_up_beyond_its_state_limit(dtype: torch.dt
 def test_large_capacity_small_core_takes_the_frontier(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The n = 100, Q = 10**6 shape of the benchmark, checked against the oracle;
+    """SPEC 3.3: The n = 100, Q = 10**6 shape of the benchmark, checked against the oracle;
     every core tries the frontier (with its default state limit), which answers."""
     monkeypatch.setattr(solver, "_FRONTIER_MIN_CELLS", 0)
     answers: list[list[int] | None] = []
@@ -364,12 +371,13 @@ def test_large_capacity_small_core_takes_the_frontier(
 
 
 def test_frontier_uses_all_62_mask_bits() -> None:
-    """Item 61 (the highest mask bit) is saved and decoded."""
+    """SPEC 3.3: Item 61 (the highest mask bit) is saved and decoded."""
     weights, values = [2] * 61 + [1], [1] * 61 + [5]
     assert frontier.solve_by_frontier(weights, values, range(62), 1, torch.int64, 100) == [61]
 
 
 def test_checkers_reject_wrong_claims() -> None:
+    """SPEC 3.3: the invariant checkers reject a wrong profile, split and selection."""
     weights, values = [1, 1, 1], [1, 1, 1]
     with pytest.raises(AssertionError):
         invariants.check_profile([0, 1, 1], weights, values, [0, 1, 2], 2)
@@ -383,7 +391,7 @@ def test_checkers_reject_wrong_claims() -> None:
 def test_bound_fixing_only_fixes_what_every_optimum_agrees_on(
     with_window: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """proofs/07, R6: a fixed item has the same status in every optimal subset."""
+    """SPEC 3.3: proofs/07, R6: a fixed item has the same status in every optimal subset."""
     rng = random.Random(11)
     fixed_seen = proved_optimal = 0
     for _ in range(150):
