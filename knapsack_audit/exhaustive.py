@@ -5,15 +5,22 @@ bugs show on small instances, so checking every one of them is a bounded
 proof. :func:`verify_small_scope` enumerates every instance with
 
 * ``n <= max_items`` items,
-* quantized weights in ``weights`` (memory ``w * 1e-4``, so ``q = w``),
+* quantized weights in ``weights`` (memory ``w / SCALE``, so ``q = w``, SPEC 2.1),
 * runtimes in ``runtimes`` (each item independently),
 * quantized budget in ``budgets``,
 
 calls the solver on each, and checks against a brute-force optimum computed
 here from the definition (SPEC 3.2, no DP): partition (7.2b), feasibility
-(3.2), optimality (3.3), value equal to ``float`` of the exact sum (7.1) and,
-optionally, the canonical selection (6.1). The work is split over worker
-processes by the first item, so the bound is checked in parallel.
+(3.2), optimality (3.3), value equal to ``float`` of the exact sum and the
+lists' order (7.1) and, optionally, the canonical selection (6.1). A solver
+judged ``exact=False`` (a third party's, SPEC 5.2) is allowed
+:func:`knapsack_audit.properties.tolerance` for optimality and value instead,
+and any order (7.3). A solver named ``location:function``
+(:func:`knapsack_audit.catalog.load`) is checked in worker processes, the
+work split by the first item; a solver passed as a callable is checked in
+this process (so a test's ``monkeypatch`` of a knob applies).
+:func:`sample_instances` draws instances of the same scope at random, for
+sizes beyond the exhaustive bound.
 """
 
 from __future__ import annotations
@@ -21,14 +28,19 @@ from __future__ import annotations
 import itertools
 import math
 import multiprocessing
-from collections.abc import Callable, Sequence
+import random
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from knapsack_audit.registry import load
+from knapsack_audit.catalog import load
+from knapsack_audit.properties import tolerance
+from knapsack_audit.reference.validation import SCALE
 
 DEFAULT_RUNTIMES = (0.0, 0.5, 1.0, 2.0, 3.0, 1e8, -1.0)
+DEFAULT_WEIGHTS = range(4)
+DEFAULT_BUDGETS = range(8)
 
 
 @dataclass
@@ -81,13 +93,15 @@ class Expected:
 
     ``values`` are the runtimes times ``scale`` (exact integers), ``optimum``
     the best feasible sum of ``values``, ``canonical`` the canonical selection
-    (SPEC 6.1) or ``None`` to accept any optimal selection.
+    (SPEC 6.1) or ``None`` to accept any optimal selection; ``exact`` false
+    allows SPEC 5.2's tolerance.
     """
 
     values: Sequence[int]
     scale: int
     optimum: int
     canonical: list[int] | None
+    exact: bool = True
 
 
 def check_instance(
@@ -99,9 +113,9 @@ def check_instance(
 ) -> str | None:
     """Check one instance; return a description of the failure, or ``None``."""
     n = len(weights)
-    memory = [w / 10000 for w in weights]
-    value, saved, recomputable = solver(memory, list(runtimes), budget / 10000)
-    call = f"solver({memory!r}, {list(runtimes)!r}, {budget / 10000!r})"
+    memory = [w / SCALE for w in weights]
+    value, saved, recomputable = solver(memory, list(runtimes), budget / SCALE)
+    call = f"solver({memory!r}, {list(runtimes)!r}, {budget / SCALE!r})"
     if sorted([*saved, *recomputable]) != list(range(n)) or any(
         type(i) is not int for i in [*saved, *recomputable]
     ):
@@ -109,20 +123,32 @@ def check_instance(
     if sum(weights[i] for i in saved) > budget:
         return f"{call}: saved {saved} weighs more than {budget}"
     achieved = sum(expected.values[i] for i in saved)
-    if achieved != expected.optimum:
-        worth, best = Fraction(achieved, expected.scale), Fraction(expected.optimum, expected.scale)
-        return f"{call}: saved {saved} is worth {worth}, optimum {best}"
-    exact_value = float(Fraction(achieved, expected.scale))
-    if type(value) is not float or value != exact_value:
-        return f"{call}: value {value!r} != float(exact sum) {exact_value!r}"
+    worth, best = Fraction(achieved, expected.scale), Fraction(expected.optimum, expected.scale)
+    allowed = Fraction(0) if expected.exact else tolerance(runtimes)
+    if best - worth > allowed:
+        return f"{call}: saved {saved} is worth {worth}, optimum {best} (allowed {allowed})"
+    if expected.exact:
+        if type(value) is not float or value != float(worth):
+            return f"{call}: value {value!r} != float(exact sum) {float(worth)!r}"
+    elif abs(Fraction(value) - worth) > allowed:
+        return f"{call}: value {value!r} is not within {float(allowed)!r} of {float(worth)!r}"
+    if expected.exact and (
+        list(saved) != sorted(saved) or list(recomputable) != sorted(recomputable, reverse=True)
+    ):
+        return f"{call}: saved {saved} not ascending or recomputable {recomputable} not descending"
     if expected.canonical is not None and sorted(saved) != expected.canonical:
         return f"{call}: saved {saved}, canonical selection is {expected.canonical}"
     return None
 
 
-def _verify_prefix(arguments: tuple[str, tuple[int, float] | None, dict[str, Any]]) -> Summary:
+Solver = Callable[..., Any]
+
+
+def _verify_prefix(
+    arguments: tuple[str | Solver, tuple[int, float] | None, dict[str, Any]],
+) -> Summary:
     target, first, scope = arguments
-    solver = load(target)
+    solver = load(target) if isinstance(target, str) else target
     scale = exact_scale(scope["runtimes"])
     exact = {r: int(Fraction(r) * scale) for r in scope["runtimes"]}
     summary = Summary()
@@ -139,7 +165,7 @@ def _verify_prefix(arguments: tuple[str, tuple[int, float] | None, dict[str, Any
                 summary.instances += 1
                 best, mask = best_masks(subsets, budget, n)
                 canonical = [i for i in range(n) if mask >> i & 1] if scope["canonical"] else None
-                expected = Expected(values, scale, best, canonical)
+                expected = Expected(values, scale, best, canonical, scope["exact"])
                 failure = check_instance(solver, weights, runtimes, budget, expected)
                 if failure is not None:
                     summary.failure_count += 1
@@ -149,19 +175,21 @@ def _verify_prefix(arguments: tuple[str, tuple[int, float] | None, dict[str, Any
 
 
 def verify_small_scope(
-    target: str,
+    target: str | Solver,
     max_items: int = 4,
-    weights: Sequence[int] = range(4),
-    budgets: Sequence[int] = range(8),
+    weights: Sequence[int] = DEFAULT_WEIGHTS,
+    budgets: Sequence[int] = DEFAULT_BUDGETS,
     runtimes: Sequence[float] = DEFAULT_RUNTIMES,
     canonical: bool = False,
     workers: int = 2,
     keep: int = 10,
+    exact: bool = True,
 ) -> Summary:
-    """Check every instance in the scope; ``target`` is ``module:function``.
+    """Check every instance in the scope.
 
-    Instance count: ``len(budgets) * sum((len(weights) * len(runtimes))**k
-    for k in 0..max_items)``.
+    ``target`` is ``location:function`` (checked by ``workers`` processes) or
+    the solver itself (checked in this process). Instance count:
+    ``len(budgets) * sum((len(weights) * len(runtimes))**k for k in 0..max_items)``.
     """
     scope = {
         "weights": list(weights),
@@ -170,11 +198,36 @@ def verify_small_scope(
         "max_items": max_items,
         "canonical": canonical,
         "keep": keep,
+        "exact": exact,
     }
     firsts: list[tuple[int, float] | None] = [None, *itertools.product(weights, runtimes)]
     jobs = [(target, first, scope) for first in firsts]
     summary = Summary()
+    if not isinstance(target, str):
+        for job in jobs:
+            summary.merge(_verify_prefix(job), keep)
+        return summary
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
         for part in pool.imap_unordered(_verify_prefix, jobs):
             summary.merge(part, keep)
     return summary
+
+
+def sample_instances(
+    n: int,
+    count: int,
+    seed: int,
+    weights: Sequence[int] = DEFAULT_WEIGHTS,
+    budgets: Sequence[int] = DEFAULT_BUDGETS,
+    runtimes: Sequence[float] = DEFAULT_RUNTIMES,
+) -> Iterator[tuple[list[float], list[float], float]]:
+    """``count`` random ``(memory, runtime, max_memory)`` of the scope with ``n`` items.
+
+    Reproducible from ``seed``; each item's weight and runtime and the budget
+    drawn uniformly from the scope's sets.
+    """
+    rng = random.Random(seed)
+    for _ in range(count):
+        memory = [rng.choice(weights) / SCALE for _ in range(n)]
+        runtime = [rng.choice(runtimes) for _ in range(n)]
+        yield memory, runtime, rng.choice(budgets) / SCALE

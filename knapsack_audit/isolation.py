@@ -42,8 +42,9 @@ from multiprocessing.process import BaseProcess
 from types import TracebackType
 from typing import Any
 
+from knapsack_audit.catalog import TargetError, load
 from knapsack_audit.search import SearchStopped
-from knapsack_audit.targets import Target, TargetError, load_solver
+from knapsack_audit.targets import Target
 
 DEFAULT_CALL_TIMEOUT = 10.0
 """Seconds one solver call may take before the worker is killed."""
@@ -173,7 +174,7 @@ def _worker_main(connection: Connection, target: Target, memory_limit: int | Non
     if memory_limit is not None:
         resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
     try:
-        solver = load_solver(target)
+        solver = load(target.entry.name, target.label)
     except TargetError as error:
         connection.send(("load-error", str(error)))
         return

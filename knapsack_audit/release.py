@@ -1,23 +1,15 @@
 """``knapsack-audit report``: the release audit, one Markdown file for a tracker.
 
 It runs ``verify`` on every knapsack solver of the installed torch and on
-ours (``knapsack_audit.reference:dp_knapsack``, and
-``knapsack_audit.optimized:dp_knapsack_sliding_hirschberg`` when installed),
-replays the golden fixtures when a ``knapsack_audit.golden`` module with a
-``replay`` function is installed, and writes versions, environment, verdicts
-and counterexamples.
-
-Golden replay interface (assumed; the golden module is built separately):
-``replay()`` takes no argument and returns an iterable of results, each
-rendered with ``str``; a result whose ``passed`` attribute is false, or a
-``replay`` that raises, counts as a failure.
+every solver of ours that loads (both from :mod:`knapsack_audit.catalog`),
+replays the golden fixtures of a source checkout (:func:`replay_golden`, with
+:func:`knapsack_audit.golden.replay.replay` per solver and fixture list), and
+writes versions, environment, verdicts and counterexamples.
 """
 
 from __future__ import annotations
 
-import importlib
 import importlib.metadata
-import importlib.util
 import os
 import platform
 import sys
@@ -26,17 +18,14 @@ from pathlib import Path
 
 from rich.console import Console
 
+from knapsack_audit import catalog
 from knapsack_audit.golden import fixtures
 from knapsack_audit.golden import replay as golden_replay
 from knapsack_audit.reports import markdown_sections, verdict_table
-from knapsack_audit.targets import Target, installed_torch_solvers, parse_target
+from knapsack_audit.targets import Target, parse_target
 from knapsack_audit.terminal import print_summary, progress_display
 from knapsack_audit.verify import AuditOptions, TargetReport, exit_code, verify_all
 
-OUR_SOLVERS = (
-    ("knapsack_audit.reference", "dp_knapsack"),
-    ("knapsack_audit.optimized", "dp_knapsack_sliding_hirschberg"),
-)
 VERSIONED = ("torch", "numpy", "hypothesis", "scipy", "knapsack-audit")
 
 
@@ -53,21 +42,24 @@ def release_targets() -> tuple[list[Target], list[str]]:
     """Torch's solvers and ours that exist, and notes on those that do not."""
     notes: list[str] = []
     targets = [
-        target for name in installed_torch_solvers() for target in parse_target(f"torch:{name}")
+        target
+        for name in catalog.installed_torch_solvers()
+        for target in parse_target(f"torch:{name}")
     ]
-    for module, function in OUR_SOLVERS:
-        if _defines(module, function):
-            targets += parse_target(f"{module}:{function}")
+    for solver in catalog.ours():
+        if _loads(solver):
+            targets += parse_target(solver.name)
         else:
-            notes.append(f"`{module}:{function}` is not installed; not audited.")
+            notes.append(f"`{solver.name}` is not installed; not audited.")
     return targets, notes
 
 
-def _defines(module: str, function: str) -> bool:
+def _loads(solver: catalog.Entry) -> bool:
     try:
-        return callable(getattr(importlib.import_module(module), function, None))
-    except ImportError:
+        solver.load()
+    except catalog.TargetError:
         return False
+    return True
 
 
 def replay_golden() -> GoldenReplay:

@@ -1,43 +1,37 @@
-"""What ``knapsack-audit verify`` audits: parse TARGET arguments and load solvers.
+"""What ``knapsack-audit verify`` audits: parse TARGET arguments.
 
 A TARGET names a solver with upstream's signature (SPEC, contract):
 
 * ``torch``: every knapsack solver of the installed torch
-  (:data:`TORCH_SOLVERS`, whichever exist);
+  (:data:`knapsack_audit.catalog.TORCH_SOLVERS`, whichever exist);
 * ``torch:NAME``: one of them;
 * ``package.module:function``: a function of an importable module;
 * ``path/to/file.py:function``: a function of a Python file, loaded with
   :mod:`importlib` without installing it (its ``import torch`` uses the
   installed torch).
 
-Loading a module or a file executes its code. :func:`load_solver` is only
+Loading a module or a file executes its code, so the one loader
+(:func:`knapsack_audit.catalog.load`, given :attr:`Target.entry`) is only
 called inside the isolated worker (:mod:`knapsack_audit.isolation`), never in
 the auditing process.
 """
 
 from __future__ import annotations
 
-import ast
-import importlib
-import importlib.util
 import os
-import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-TORCH_MODULE = "torch._functorch._activation_checkpointing.knapsack"
-"""Where upstream keeps its knapsack solvers (torch 2.10-2.14)."""
+from knapsack_audit.catalog import (
+    TORCH_ILP,
+    TORCH_MODULE,
+    Entry,
+    TargetError,
+    installed_torch_solvers,
+    is_ours,
+)
 
-TORCH_SOLVERS = ("dp_knapsack", "dp_knapsack_sliding_hirschberg", "greedy_knapsack", "ilp_knapsack")
-"""Upstream's solvers with the knapsack contract, in the order they are audited."""
-
-OUR_PACKAGE = "knapsack_audit"
-
-
-class TargetError(Exception):
-    """A TARGET that cannot be parsed or loaded; the message says why (exit code 2)."""
+__all__ = ["Target", "TargetError", "parse_target", "parse_targets"]
 
 
 @dataclass(frozen=True)
@@ -57,16 +51,21 @@ class Target:
     function: str
 
     @property
+    def entry(self) -> Entry:
+        """The catalog's view of it: ``location:function``, judge and domain."""
+        location = self.path if self.path is not None else self.module
+        assert location is not None
+        return Entry(location, self.function)
+
+    @property
     def is_ours(self) -> bool:
         """Ours (SPEC, "Ours"): judged exactly on the extended domain (SPEC 4.4, 5.1)."""
-        return self.module is not None and (
-            self.module == OUR_PACKAGE or self.module.startswith(OUR_PACKAGE + ".")
-        )
+        return is_ours(self.module)
 
     @property
     def is_torch_ilp(self) -> bool:
         """Upstream's ILP solver, which solves the unquantized problem."""
-        return self.module == TORCH_MODULE and self.function == "ilp_knapsack"
+        return self.module == TORCH_MODULE and self.function == TORCH_ILP
 
 
 def parse_targets(arguments: list[str]) -> list[Target]:
@@ -109,67 +108,3 @@ def parse_target(argument: str) -> list[Target]:
 
 def _torch_target(name: str) -> Target:
     return Target(f"torch:{name}", TORCH_MODULE, None, name)
-
-
-def installed_torch_solvers() -> list[str]:
-    """Which of :data:`TORCH_SOLVERS` the installed torch defines.
-
-    Read from the source with :mod:`ast`, so the auditing process does not
-    import torch.
-    """
-    spec = importlib.util.find_spec("torch")
-    if spec is None or spec.origin is None:
-        raise TargetError("target 'torch': torch is not installed")
-    source = Path(spec.origin).parent / "_functorch" / "_activation_checkpointing" / "knapsack.py"
-    if not source.is_file():
-        raise TargetError(f"target 'torch': the installed torch has no {TORCH_MODULE}")
-    tree = ast.parse(source.read_text(encoding="utf-8"))
-    defined = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
-    return [name for name in TORCH_SOLVERS if name in defined]
-
-
-def load_solver(target: Target) -> Callable[..., Any]:
-    """Import the target's module or file and return its solver (executes its code).
-
-    Raises:
-        TargetError: module or file not found, import failed, attribute
-            missing, or not callable; the message says which.
-    """
-    if target.path is not None:
-        namespace = _load_file(target.path)
-        where = target.path
-    else:
-        assert target.module is not None
-        namespace = _import_module(target.module)
-        where = f"module {target.module}"
-    if not hasattr(namespace, target.function):
-        raise TargetError(f"target {target.label}: {where} has no attribute {target.function!r}")
-    solver = getattr(namespace, target.function)
-    if not callable(solver):
-        raise TargetError(
-            f"target {target.label}: {target.function} is a {type(solver).__name__}, not callable"
-        )
-    return solver  # type: ignore[no-any-return]
-
-
-def _import_module(name: str) -> Any:
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as error:
-        raise TargetError(f"module not found: {name} ({error})") from None
-    except Exception as error:
-        raise TargetError(f"importing {name} failed: {type(error).__name__}: {error}") from None
-
-
-def _load_file(path: str) -> Any:
-    name = f"_knapsack_audit_target_{Path(path).stem}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise TargetError(f"cannot load {path} as a Python file")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except Exception as error:
-        raise TargetError(f"loading {path} failed: {type(error).__name__}: {error}") from None
-    return module

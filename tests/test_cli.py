@@ -114,7 +114,7 @@ def torch_audit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Run, Path]:
 
 
 def test_verify_torch_exits_1(torch_audit: tuple[Run, Path]) -> None:
-    """Exit 1: torch 2.13 has failing solvers. The wall time is printed for the
+    """SPEC 3.2, 5.2, 7.2: Exit 1: torch 2.13 has failing solvers. The wall time is printed for the
     issue's 4-minute acceptance, not asserted (CI machines are noisy)."""
     run, _ = torch_audit
     print(f"knapsack-audit verify torch: {run.seconds:.1f} s")
@@ -122,6 +122,7 @@ def test_verify_torch_exits_1(torch_audit: tuple[Run, Path]) -> None:
 
 
 def test_verify_torch_json_verdicts(torch_audit: tuple[Run, Path]) -> None:
+    """SPEC 3.2, 5.2, 7.2: the JSON report has each torch solver's verdict per property."""
     _, folder = torch_audit
     report = json.loads((folder / "audit.json").read_text())
     assert report["exit_code"] == 1
@@ -160,6 +161,7 @@ def test_hirschberg_counterexample_is_small_and_replays(torch_audit: tuple[Run, 
 
 
 def test_verify_torch_junit_parses(torch_audit: tuple[Run, Path]) -> None:
+    """SPEC 3.2, 7.2: the JUnit XML report parses and lists the failures."""
     _, folder = torch_audit
     root = ET.parse(folder / "audit.xml").getroot()
     suites = {suite.get("name"): suite for suite in root.iter("testsuite")}
@@ -173,6 +175,7 @@ def test_verify_torch_junit_parses(torch_audit: tuple[Run, Path]) -> None:
 
 
 def test_verify_torch_markdown_and_terminal(torch_audit: tuple[Run, Path]) -> None:
+    """SPEC 3.2, 7.2: the Markdown report and the terminal show the findings."""
     run, folder = torch_audit
     markdown = (folder / "audit.md").read_text()
     assert "`torch:dp_knapsack`: PASS" in markdown
@@ -187,6 +190,7 @@ def test_verify_torch_markdown_and_terminal(torch_audit: tuple[Run, Path]) -> No
 
 
 def test_verify_reference_passes() -> None:
+    """SPEC 3.3, 5.1: the reference passes every property, judged exactly."""
     run = knapsack_audit("verify", "knapsack_audit.reference:dp_knapsack", "--quiet")
     assert run.returncode == 0, run.stdout + run.stderr
     assert "judge exact, extended domain" in " ".join(run.stdout.split())
@@ -209,6 +213,7 @@ def test_verify_reference_passes() -> None:
     ],
 )
 def test_bad_solver_is_reported(solver: str, prop: str, words: str, tmp_path: Path) -> None:
+    """SPEC 7.2, 8.2: a crashing, hanging or misbehaving solver is reported, not fatal."""
     report_path = tmp_path / "report.json"
     run = knapsack_audit(
         "verify", f"{BAD_SOLVERS / solver}.py:solver", *QUICK, "--report", str(report_path)
@@ -238,12 +243,14 @@ def test_bad_solver_is_reported(solver: str, prop: str, words: str, tmp_path: Pa
     ],
 )
 def test_usage_errors_exit_2(arguments: tuple[str, ...], words: str) -> None:
+    """SPEC 1: a malformed TARGET or option is a usage error (exit 2)."""
     run = knapsack_audit("verify", *arguments, "--quiet")
     assert run.returncode == 2
     assert words in run.stdout + run.stderr
 
 
 def test_help_warns_that_targets_execute() -> None:
+    """SPEC 1.9: the help says loading a target executes its code."""
     run = knapsack_audit("verify", "--help")
     assert run.returncode == 0
     assert "EXECUTES ITS CODE" in run.stdout
@@ -253,6 +260,7 @@ def test_help_warns_that_targets_execute() -> None:
 
 
 def test_release_report(tmp_path: Path) -> None:
+    """SPEC 3.2, 5.2, 7.2: the release report has versions, verdicts and the golden replay."""
     output = tmp_path / "release.md"
     run = knapsack_audit(
         "report",
@@ -282,6 +290,7 @@ def test_release_report(tmp_path: Path) -> None:
 
 
 def test_parse_targets() -> None:
+    """SPEC 1.9: every TARGET form parses; a missing file is a TargetError."""
     (ours,) = parse_target("knapsack_audit.reference:dp_knapsack")
     assert ours.is_ours and ours.module == "knapsack_audit.reference"
     labels = [target.label for target in parse_target("torch")]
@@ -291,12 +300,14 @@ def test_parse_targets() -> None:
 
 
 def test_memory_size() -> None:
+    """SPEC 1.6: --memory-limit sizes parse."""
     assert memory_size("4GiB") == 4 * 2**30
     assert memory_size("512M") == 512 * 2**20
     assert memory_size("0") is None
 
 
 def test_portable_keeps_numpy_and_describes_the_rest() -> None:
+    """SPEC 7.2(b): numpy integers survive the worker's answer, so partition can see them."""
     import numpy as np
 
     class Local:
@@ -308,6 +319,7 @@ def test_portable_keeps_numpy_and_describes_the_rest() -> None:
 
 
 def test_isolated_solver_restarts_after_timeout_and_leaves_no_child() -> None:
+    """SPEC 7.2: a call timeout is a finding; the worker restarts and leaves no process."""
     (target,) = parse_target(f"{BAD_SOLVERS / 'hangs'}.py:solver")
     with IsolatedSolver(target, call_timeout=0.5) as solver:
         for _ in range(2):
@@ -333,7 +345,8 @@ def _workers() -> list[int]:
 
 
 def test_file_target_from_a_checkout_uses_installed_torch(tmp_path: Path) -> None:
-    """A knapsack.py outside any package (as in a PyTorch checkout) loads from its path."""
+    """SPEC 7.2: a knapsack.py outside any package (as in a PyTorch checkout)
+    loads from its path."""
     spec = importlib.util.find_spec("torch")
     assert spec is not None and spec.origin is not None
     upstream = Path(spec.origin).parent / "_functorch" / "_activation_checkpointing" / "knapsack.py"
@@ -351,13 +364,39 @@ def test_file_target_from_a_checkout_uses_installed_torch(tmp_path: Path) -> Non
     assert findings["no-crash"]["call"] == "greedy_knapsack([0.0], [1.0], 1.0)"
 
 
-def test_seed_option_runs_a_seeded_search() -> None:
-    run = knapsack_audit("verify", f"{BAD_SOLVERS / 'raises'}.py:solver", *QUICK, "--seed", "7")
-    assert run.returncode == 1
+LOGGING_SOLVER = """
+import os
+
+from knapsack_audit.reference import dp_knapsack
+
+
+def solver(memory, runtime, max_memory):
+    with open(os.environ["KNAPSACK_AUDIT_CALL_LOG"], "a") as log:
+        log.write(repr((memory, runtime, max_memory)) + "\\n")
+    return dp_knapsack(memory, runtime, max_memory)
+"""
+
+
+def test_seed_option_seeds_the_search(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SPEC 8.1 (for the audit itself): the same --seed replays the same calls,
+    another seed makes other calls; so --seed reaches the search."""
+    target = tmp_path / "logging.py"
+    target.write_text(LOGGING_SOLVER)
+    effort = ("--max-examples", "5", "--time-budget", "60", "--quiet")
+    calls = {}
+    for run_name, seed in (("first", "7"), ("again", "7"), ("other", "8")):
+        log = tmp_path / f"{run_name}.log"
+        monkeypatch.setenv("KNAPSACK_AUDIT_CALL_LOG", str(log))
+        run = knapsack_audit("verify", f"{target}:solver", *effort, "--seed", seed)
+        assert run.returncode == 0, run.stdout + run.stderr
+        calls[run_name] = log.read_text().splitlines()
+    assert len(calls["first"]) > 20
+    assert calls["again"] == calls["first"]
+    assert calls["other"] != calls["first"]
 
 
 def test_worker_dies_with_a_killed_audit() -> None:
-    """SIGKILL the auditing process during a hanging call: its worker must not survive."""
+    """SPEC 8.1: SIGKILL the auditing process during a hanging call: its worker must not survive."""
     marker = f"knapsack-audit-test-{uuid.uuid4()}"
     command = [
         sys.executable,
@@ -394,7 +433,8 @@ def test_worker_dies_with_a_killed_audit() -> None:
 
 
 def test_golden_subcommand_regenerates_expected_findings(tmp_path: Path) -> None:
-    """``knapsack-audit golden expected`` delegates to knapsack_audit.golden (issue #6)."""
+    """SPEC 3.2, 5.2: ``knapsack-audit golden expected`` delegates to
+    knapsack_audit.golden (issue #6)."""
     source = Path(__file__).parent / "golden" / "fixtures" / "mlp-flops.json"
     (tmp_path / source.name).write_text(source.read_text())
     run = knapsack_audit("golden", "expected", "--fixtures", str(tmp_path))

@@ -77,13 +77,15 @@ def _verdicts(function: Callable[..., bool]) -> list[MessageType]:
 
 
 def test_crosshair_finds_upstreams_off_by_one() -> None:
+    """SPEC 3.2: CrossHair finds upstream's split off-by-one (proofs/06)."""
     assert _verdicts(upstream_split_is_optimal) == [MessageType.POST_FAIL]
 
 
 @pytest.mark.slow
 @pytest.mark.slow
 def test_crosshair_finds_no_counterexample_in_the_driver(monkeypatch: pytest.MonkeyPatch) -> None:
-    """About a minute: CrossHair cannot confirm within its budget, but must find nothing."""
+    """SPEC 3.3: about a minute; CrossHair cannot confirm within its budget,
+    but must find nothing."""
     monkeypatch.setattr(driver, "_BASE_CASE_ITEMS", 1)
     verdicts = _verdicts(driver_is_optimal)
     assert verdicts

@@ -93,18 +93,22 @@ def assert_refuted(function: Callable[..., object]) -> None:
 
 
 def test_quantize_rounds_to_nearest_unit():
+    """SPEC 2.1: quantize rounds to the nearest unit, half to even, symbolically."""
     assert_verified(quantize_units)
 
 
 def test_crosshair_refutes_wrong_quantization_claim():
+    """SPEC 2.2: CrossHair refutes a wrong claim about quantization (the check has teeth)."""
     assert_refuted(quantize_units_wrong)
 
 
 def test_one_dp_step_is_the_recurrence():
+    """SPEC 3.3: one DP step is the recurrence of proofs/02, symbolically."""
     assert_verified(dp_step)
 
 
 def test_crosshair_refutes_off_by_one_dp_step():
+    """SPEC 3.3: CrossHair refutes an off-by-one DP step (the check has teeth)."""
     assert_refuted(dp_step_wrong)
 
 
@@ -123,7 +127,7 @@ def test_symbolic_profile_one_dp_step_never_lowers_a_cell(previous, w, v):
 
 
 def test_symbolic_profile_finds_a_planted_counterexample():
-    """The backend is not vacuous: a false claim about one DP step is refuted."""
+    """SPEC 3.3: The backend is not vacuous: a false claim about one DP step is refuted."""
 
     @SYMBOLIC
     @given(ROWS, st.integers(0, 4), st.integers(-3, 5))

@@ -17,9 +17,9 @@ from torch._functorch._activation_checkpointing import knapsack as upstream
 
 from knapsack_audit import properties as props
 from knapsack_audit.cases import Case
+from knapsack_audit.catalog import OUR_SOLVERS, load
 from knapsack_audit.properties import Judge
 from knapsack_audit.reference import dp_knapsack, exact_optimum
-from knapsack_audit.registry import OUR_SOLVERS, load
 from knapsack_audit.search import PROPERTIES, audit
 from knapsack_audit.strategies import cases
 
@@ -109,12 +109,13 @@ PLANTED = [
     ("solver", "prop", "case"), PLANTED, ids=[f"{p}-{s.__name__}" for s, p, _ in PLANTED]
 )
 def test_each_call_property_can_fail(solver, prop, case):
-    """Every one-call property reports its planted bug (no test that cannot fail)."""
+    """SPEC 7.2, 8.2: Every one-call property reports its planted bug (no test that cannot fail)."""
     found = {f.property for f in props.check_call(solver, case, EXACT)}
     assert prop in found
 
 
 def test_determinism_property_can_fail():
+    """SPEC 8.1: a solver that reorders its answer at random is caught."""
     case = Case((1e-4, 1e-4, 1e-4), (1.0, 1.0, 1.0), 1e-4)
     findings = []
     for _ in range(20):
@@ -127,21 +128,17 @@ def test_determinism_property_can_fail():
     ["append-heavy-item", "append-nonpositive-item", "zero-weight-gain"],
 )
 def test_metamorphic_relations_can_fail(relation):
-    """A solver that ignores its last item breaks the append relations."""
-    case = Case((1e-4,), (1.0,), 1e-4)
-    result = audit(
-        ignores_last_item,
-        EXACT,
-        hypothesis_settings=settings(max_examples=200, derandomize=True),
-        properties=[relation],
-    )
+    """SPEC 3.2: a solver that ignores its last item breaks the append relations;
+    the finding cites the clause and shows the second call in words."""
+    result = audit(ignores_last_item, EXACT, hypothesis_settings=effort(200), properties=[relation])
     assert relation in result.findings, relation
-    assert result.findings[relation].property == relation
-    assert case.n == 1
+    finding = result.findings[relation]
+    assert (finding.property, finding.clause) == (relation, "SPEC 3.2")
+    assert "second call solver(" in finding.message
 
 
 def test_permutation_relation_can_fail():
-    """A solver that always saves item 0 if it fits breaks permutation invariance."""
+    """SPEC 3.2: A solver that always saves item 0 if it fits breaks permutation invariance."""
 
     def first_fit(memory, runtime, max_memory):
         budget = round(max_memory * 10000)
@@ -155,14 +152,14 @@ def test_permutation_relation_can_fail():
     result = audit(
         first_fit,
         EXACT,
-        hypothesis_settings=settings(max_examples=200, derandomize=True),
+        hypothesis_settings=effort(200),
         properties=["permutation-invariant"],
     )
     assert "permutation-invariant" in result.findings
 
 
 def test_budget_monotone_and_scaling_can_fail():
-    """A solver that saves nothing once the budget exceeds 2 units is not monotone."""
+    """SPEC 3.2: A solver that saves nothing once the budget exceeds 2 units is not monotone."""
 
     def gives_up(memory, runtime, max_memory):
         if round(max_memory * 10000) > 2:
@@ -174,7 +171,7 @@ def test_budget_monotone_and_scaling_can_fail():
             return 0.0, [], list(reversed(range(len(memory))))
         return dp_knapsack(memory, runtime, max_memory)
 
-    ci = settings(max_examples=300, derandomize=True)
+    ci = effort(300)
     assert (
         "budget-monotone"
         in audit(gives_up, EXACT, hypothesis_settings=ci, properties=["budget-monotone"]).findings
@@ -208,7 +205,7 @@ def test_runtime_scaling_does_not_cry_wolf_on_inexact_scaling():
 
 
 def test_float32_absorption_is_within_tolerance_for_third_parties():
-    """Upstream dp_knapsack drops the 1.0 next to 1e8 (float32): tolerated, not exact."""
+    """SPEC 5.2: Upstream dp_knapsack drops the 1.0 next to 1e8 (float32): tolerated, not exact."""
     case = Case((1e-4, 1e-4), (1e8, 1.0), 2e-4)
     outcome = props.call(upstream.dp_knapsack, case)
     assert outcome.result[1] == [0]  # the 1.0 item is dropped although it fits
@@ -226,11 +223,17 @@ def test_upstream_dp_forced_negative_zero_weight_item_is_a_finding():
 # ----------------------------------------------- the engine on real solvers
 
 
-CI = settings(max_examples=100, derandomize=True)
+def effort(at_least: int = 0) -> settings:
+    """The loaded Hypothesis profile (``HYPOTHESIS_PROFILE``), with at least
+    ``at_least`` examples per round: planted bugs need a few hundred."""
+    return settings(settings.default, max_examples=max(settings.default.max_examples, at_least))
+
+
+CI = effort()
 
 
 def test_engine_finds_hirschberg_over_budget_without_hints():
-    """Issue #3 acceptance: found and shrunk to <= 3 items, with no pinned example.
+    """SPEC 3.2: Issue #3 acceptance: found and shrunk to <= 3 items, with no pinned example.
 
     The time is printed for the closing note; it is not asserted (CI is noisy).
     """
@@ -272,21 +275,25 @@ def torch_audits():
 
 
 def test_upstream_dp_knapsack_passes_within_tolerance(torch_audits):
+    """SPEC 5.2: upstream dp_knapsack passes every property within the tolerance."""
     assert torch_audits["dp_knapsack"].findings == {}
 
 
 def test_upstream_hirschberg_goes_over_budget(torch_audits):
+    """SPEC 3.2: upstream's Hirschberg solver is over budget on a case of <= 3 items."""
     finding = torch_audits["dp_knapsack_sliding_hirschberg"].findings["feasibility"]
     assert finding.case.n <= 3
 
 
 def test_greedy_is_suboptimal_and_crashes_on_zero_memory(torch_audits):
+    """SPEC 5.2, 7.2: greedy is suboptimal and raises ZeroDivisionError on a zero memory."""
     findings = torch_audits["greedy_knapsack"].findings
     assert "optimality" in findings
     assert "ZeroDivisionError" in findings["no-crash"].message
 
 
 def test_ilp_crashes_on_empty_input_and_solves_another_problem(torch_audits):
+    """SPEC 1.8, 3.2: ilp raises on n = 0 and solves the unquantized problem."""
     findings = torch_audits["ilp_knapsack"].findings
     assert findings["no-crash"].case.n == 0
     assert {"optimality", "feasibility"} & set(findings)
@@ -294,22 +301,26 @@ def test_ilp_crashes_on_empty_input_and_solves_another_problem(torch_audits):
 
 @pytest.mark.parametrize("target", OUR_SOLVERS)
 def test_our_solvers_pass_every_property_in_the_extended_domain(target):
+    """SPEC 4.4, 5.1: ours pass every property, exactly, on the extended domain."""
     result = audit(load(target), EXACT, hypothesis_settings=CI, domain="extended", pinned=PINNED)
     assert result.findings == {}
     assert result.examples >= 100
 
 
 def test_oracle_as_a_solver_passes_every_property():
+    """SPEC 3.3: the exact oracle in the solver contract passes every property."""
     result = audit(oracle_solver, EXACT, hypothesis_settings=CI, domain="extended")
     assert result.findings == {}
 
 
 def test_unknown_property_name_is_refused():
+    """SPEC 7.2: a misspelt property name is refused, not silently skipped."""
     with pytest.raises(ValueError, match="properties: unknown names"):
         audit(dp_knapsack, EXACT, hypothesis_settings=CI, properties=["feasability"])
 
 
 def test_property_list_is_complete():
+    """SPEC 7.2, 8: the search knows every one-call property, and all 14."""
     assert set(PROPERTIES) >= set(props.CALL_PROPERTIES)
     assert len(PROPERTIES) == 14
 
@@ -330,7 +341,7 @@ def test_reference_equals_oracle(case):
 
 
 def test_a_failure_that_does_not_replay_is_reported_not_raised():
-    """A solver failing only sometimes (a call timeout under load, say) makes
+    """SPEC 7.2: A solver failing only sometimes (a call timeout under load, say) makes
     Hypothesis raise Flaky on replay; the audit reports it instead of crashing."""
     seen = set()
 
@@ -345,7 +356,7 @@ def test_a_failure_that_does_not_replay_is_reported_not_raised():
     result = audit(
         sometimes_crashes,
         EXACT,
-        hypothesis_settings=settings(max_examples=50, derandomize=True),
+        hypothesis_settings=effort(),
         properties=["no-crash"],
     )
     assert "did not reproduce on replay" in result.findings["no-crash"].message

@@ -39,6 +39,7 @@ def fresh_dynamo() -> Iterator[None]:
 def test_compiled_mlp_uses_our_solver_and_matches_eager(
     fresh_dynamo: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """SPEC 3.2, 3.3: the partitioner calls our solver and the compiled step matches eager."""
     calls: list[tuple[int, float]] = []
 
     def counting_solver(
@@ -68,6 +69,7 @@ def test_compiled_mlp_uses_our_solver_and_matches_eager(
 
 
 def test_restores_on_exception() -> None:
+    """SPEC 8.2: the context manager restores the partitioner's solver even on an exception."""
     original = getattr(partitioners, integration.PARTITIONER_ATTRIBUTE)
     with pytest.raises(RuntimeError, match="boom"), integration.use_optimized_solver():
         assert (

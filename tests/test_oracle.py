@@ -36,7 +36,7 @@ def test_hand_derived_optima(weights, values, capacity, optimum):
 
 @given(small_cases(domain="extended"))
 def test_brute_force_and_pareto_agree_small(case):
-    """Both methods compute the same exact optimum; each selection achieves it."""
+    """SPEC 3.3: Both methods compute the same exact optimum; each selection achieves it."""
     instance = validate(*case.arguments())
     brute, pareto = brute_force(instance), pareto_optimum(instance)
     assert brute.value == pareto.value
@@ -47,13 +47,14 @@ def test_brute_force_and_pareto_agree_small(case):
 
 @given(cases(domain="extended", large=False))
 def test_brute_force_and_pareto_agree(case):
-    """As above, across every regime small enough to enumerate."""
+    """SPEC 3.3: As above, across every regime small enough to enumerate."""
     instance = validate(*case.arguments())
     if instance.n <= 14:
         assert brute_force(instance).value == pareto_optimum(instance).value
 
 
 def test_brute_force_refuses_large_n():
+    """SPEC 3.3: the brute force refuses n above its bound rather than run for ages."""
     with pytest.raises(ValueError, match="n=21"):
         brute_force(validate([0.0] * 21, [1.0] * 21, 0.0))
 

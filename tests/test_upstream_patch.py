@@ -7,27 +7,26 @@ module is imported from that file. proofs/06 explains the bug and the fix.
 
 from __future__ import annotations
 
-import importlib.util
-import itertools
-import random
 import shutil
 import subprocess
-from collections.abc import Callable, Iterator
-from fractions import Fraction
+import sys
+from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 from torch._functorch._activation_checkpointing import knapsack as installed
 
-from knapsack_audit.reference import exact_optimum, validate
+from knapsack_audit.cases import Case
+from knapsack_audit.catalog import TORCH_HIRSCHBERG, load
+from knapsack_audit.exhaustive import sample_instances, verify_small_scope
+from knapsack_audit.properties import CALL_PROPERTIES, Judge, Solver, check_call
 
 PATCH = Path(__file__).resolve().parents[1] / "patches" / "upstream-knapsack-offbyone.patch"
 RELATIVE = Path("torch/_functorch/_activation_checkpointing/knapsack.py")
-UNIT = 1e-4
 NON_NEGATIVE_RUNTIMES = (0.0, 1.0, 2.0, 1e8)
-
-Solver = Callable[[list[float], list[float], float], tuple[float, list[int], list[int]]]
+TOLERANT = Judge(exact=False)
+Instance = tuple[list[float], list[float], float]
 
 
 def _apply(patch: Path, directory: Path) -> None:
@@ -41,7 +40,8 @@ def _apply(patch: Path, directory: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def patched(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
+def patched(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The installed ``knapsack.py``, patched, in a temporary checkout layout."""
     directory = tmp_path_factory.mktemp("upstream")
     target = directory / RELATIVE
     target.parent.mkdir(parents=True)
@@ -49,40 +49,35 @@ def patched(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
     shutil.copyfile(installed.__file__, target)
     _apply(PATCH, directory)
     assert target.read_text() != Path(installed.__file__).read_text()
-    spec = importlib.util.spec_from_file_location("patched_knapsack", target)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return target
 
 
-def tolerance(runtime: list[float]) -> Fraction:
-    """SPEC 5.2: ``2 gamma(n+1) sum|v_i| + 2 (n+1) 2**-149`` for float32 solvers."""
-    n, u = len(runtime), Fraction(1, 2**24)
-    gamma = (n + 1) * u / (1 - (n + 1) * u)
-    return 2 * gamma * sum(abs(Fraction(r)) for r in runtime) + 2 * (n + 1) * Fraction(1, 2**149)
+@pytest.fixture(scope="module")
+def patched_module(patched: Path) -> ModuleType:
+    """The patched file, imported (by the catalog's loader)."""
+    solver = load(f"{patched}:{TORCH_HIRSCHBERG}")
+    return sys.modules[solver.__module__]
 
 
-def assert_feasible_and_near_optimal(
-    solver: Solver, memory: list[float], runtime: list[float], budget: float
-) -> None:
-    _, saved, recomputable = solver(memory, runtime, budget)
-    instance = validate(memory, runtime, budget)
-    assert sorted(saved + recomputable) == list(range(instance.n))
-    assert sum(instance.weights[i] for i in saved) <= instance.capacity, (memory, budget, saved)
-    exact = sum((Fraction(runtime[i]) for i in saved), Fraction(0))
-    optimum = exact_optimum(memory, runtime, budget).value
-    assert optimum - exact <= tolerance(runtime), (memory, runtime, budget, saved)
+ONE_CALL = [name for name in CALL_PROPERTIES if name != "determinism"]
+"""Every one-call property but the second call of determinism (SPEC 8.1 is not
+what the patch changes)."""
 
 
-def scope(n: int) -> Iterator[tuple[list[float], list[float], float]]:
-    for units in itertools.product(range(4), repeat=n):
-        for runtime in itertools.product(NON_NEGATIVE_RUNTIMES, repeat=n):
-            for budget in range(8):
-                yield [k * UNIT for k in units], list(runtime), budget * UNIT
+def check_tolerantly(solver: Solver, instances: Iterable[Instance]) -> list[str]:
+    """SPEC 3.2, 5.2, 7.2: the one-call properties with the float32 tolerance;
+    the findings' messages."""
+    return [
+        finding.message
+        for memory, runtime, budget in instances
+        for finding in check_call(
+            solver, Case(tuple(memory), tuple(runtime), budget), TOLERANT, ONE_CALL
+        )
+    ]
 
 
 def test_patch_is_one_line() -> None:
+    """SPEC 3.2: the fix changes one line, the right half's capacity (proofs/06)."""
     changed = [
         line
         for line in PATCH.read_text().splitlines()
@@ -95,53 +90,52 @@ def test_patch_is_one_line() -> None:
 
 
 def test_unpatched_is_over_budget_on_issue_197871() -> None:
+    """SPEC 3.2: the installed function saves 2 units under a 1-unit budget."""
     _, saved, _ = installed.dp_knapsack_sliding_hirschberg([1e-4] * 3, [1.0] * 3, 1e-4)
     assert len(saved) == 2  # 2 units for a 1-unit budget
 
 
-def test_patched_fixes_issue_197871(patched: ModuleType) -> None:
-    assert patched.dp_knapsack_sliding_hirschberg([1e-4] * 3, [1.0] * 3, 1e-4) == (
+def test_patched_fixes_issue_197871(patched_module: ModuleType) -> None:
+    """SPEC 3.2, 3.3: patched, it saves one item of the three."""
+    assert patched_module.dp_knapsack_sliding_hirschberg([1e-4] * 3, [1.0] * 3, 1e-4) == (
         1.0,
         [0],
         [2, 1],
     )
 
 
-@pytest.mark.parametrize("n", [0, 1, 2])
-def test_patched_is_feasible_and_optimal_on_small_scope(patched: ModuleType, n: int) -> None:
-    """Every instance: weights 0..3 units, budget 0..7, runtimes >= 0 (SPEC 3.2, 5.2)."""
-    for memory, runtime, budget in scope(n):
-        assert_feasible_and_near_optimal(
-            patched.dp_knapsack_sliding_hirschberg, memory, runtime, budget
-        )
+@pytest.mark.parametrize(
+    "max_items", [2, pytest.param(4, marks=pytest.mark.slow)], ids="n<={}".format
+)
+def test_patched_is_feasible_and_optimal_on_small_scope(
+    patched_module: ModuleType, max_items: int
+) -> None:
+    """SPEC 3.2, 5.2: every instance with weights 0..3 units, budget 0..7 and
+    runtimes >= 0 (the partitioner domain, SPEC 4.4) up to ``max_items`` items
+    (n <= 4: 524,288 instances with n = 4, slow), in exhaustive.py's brute force."""
+    summary = verify_small_scope(
+        patched_module.dp_knapsack_sliding_hirschberg,
+        max_items=max_items,
+        runtimes=NON_NEGATIVE_RUNTIMES,
+        exact=False,
+    )
+    assert summary.instances == 8 * sum(16**k for k in range(max_items + 1))
+    assert summary.failures == []
 
 
 @pytest.mark.parametrize("n", [3, 4])
-def test_patched_on_sampled_small_scope(patched: ModuleType, n: int) -> None:
-    rng = random.Random(n)
-    for _ in range(1500):
-        memory = [rng.randrange(4) * UNIT for _ in range(n)]
-        runtime = [rng.choice(NON_NEGATIVE_RUNTIMES) for _ in range(n)]
-        budget = rng.randrange(8) * UNIT
-        assert_feasible_and_near_optimal(
-            patched.dp_knapsack_sliding_hirschberg, memory, runtime, budget
-        )
+def test_patched_on_sampled_small_scope(patched_module: ModuleType, n: int) -> None:
+    """SPEC 3.2, 5.2: 1,500 random instances of the same scope with n items."""
+    instances = sample_instances(n, 1500, seed=n, runtimes=NON_NEGATIVE_RUNTIMES)
+    assert check_tolerantly(patched_module.dp_knapsack_sliding_hirschberg, instances) == []
 
 
-@pytest.mark.slow
-@pytest.mark.slow
-@pytest.mark.parametrize("n", [3, 4])
-def test_patched_on_full_small_scope_slow(patched: ModuleType, n: int) -> None:
-    """The full scope for n = 3 (32,768 instances) and n = 4 (524,288)."""
-    for memory, runtime, budget in scope(n):
-        assert_feasible_and_near_optimal(
-            patched.dp_knapsack_sliding_hirschberg, memory, runtime, budget
-        )
-
-
-def test_unpatched_fails_the_same_check() -> None:
-    """The check above has teeth: it rejects the installed function."""
-    with pytest.raises(AssertionError):
-        assert_feasible_and_near_optimal(
-            installed.dp_knapsack_sliding_hirschberg, [1e-4] * 3, [1.0] * 3, 1e-4
-        )
+def test_unpatched_fails_the_same_checks() -> None:
+    """SPEC 3.2: the checks above have teeth: both reject the installed function."""
+    installed_solver = installed.dp_knapsack_sliding_hirschberg
+    assert check_tolerantly(installed_solver, [([1e-4] * 3, [1.0] * 3, 1e-4)])
+    summary = verify_small_scope(
+        installed_solver, max_items=3, runtimes=(1.0,), exact=False, keep=1
+    )
+    assert summary.failure_count > 0
+    assert "weighs more than" in summary.failures[0]

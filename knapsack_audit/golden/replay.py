@@ -28,13 +28,12 @@ from typing import Any
 
 import torch
 
-from knapsack_audit import properties
+from knapsack_audit import catalog, properties
 from knapsack_audit.cases import Case
 from knapsack_audit.golden.fixtures import Fixture
 from knapsack_audit.properties import Finding, Judge, Solver
 from knapsack_audit.reference import exact_optimum, quantize
 from knapsack_audit.reference.validation import SCALE
-from knapsack_audit.registry import OUR_SOLVERS
 
 ORACLE_MAX_ITEMS = 100_000
 """Judge every fixture against the oracle, including the 300+ item calls."""
@@ -42,16 +41,6 @@ ORACLE_MAX_ITEMS = 100_000
 EXACT = Judge(exact=True, oracle_max_items=ORACLE_MAX_ITEMS)
 TOLERANT = Judge(exact=False, oracle_max_items=ORACLE_MAX_ITEMS)
 
-UPSTREAM_SOLVERS: tuple[str, ...] = (
-    "dp_knapsack",
-    "dp_knapsack_sliding_hirschberg",
-    "greedy_knapsack",
-    "ilp_knapsack",
-)
-"""The installed torch's solvers, by name in ``_activation_checkpointing.knapsack``."""
-
-UPSTREAM_MODULE = "torch._functorch._activation_checkpointing.knapsack"
-OPTIMIZED = "knapsack_audit.optimized:dp_knapsack_sliding_hirschberg"
 EXPECTED_FILE = "expected_findings.json"
 
 
@@ -64,24 +53,18 @@ class NamedSolver:
     judge: Judge
 
 
-def resolve(qualified: str) -> Solver:
-    """Import ``module:function``."""
-    module, _, function = qualified.partition(":")
-    solver: Solver = getattr(importlib.import_module(module), function)
-    return solver
+def _named(solver: catalog.Entry) -> NamedSolver:
+    return NamedSolver(solver.name, solver.load(), EXACT if solver.exact else TOLERANT)
 
 
 def our_solvers() -> list[NamedSolver]:
-    """Every solver of ours (``knapsack_audit.registry.OUR_SOLVERS``), judged exactly."""
-    return [NamedSolver(name, resolve(name), EXACT) for name in OUR_SOLVERS]
+    """Every solver of ours (:func:`knapsack_audit.catalog.ours`), judged exactly."""
+    return [_named(solver) for solver in catalog.ours()]
 
 
 def upstream_solvers() -> list[NamedSolver]:
     """The installed torch's four solvers, judged with the SPEC 5.2 tolerance."""
-    return [
-        NamedSolver(f"{UPSTREAM_MODULE}:{name}", resolve(f"{UPSTREAM_MODULE}:{name}"), TOLERANT)
-        for name in UPSTREAM_SOLVERS
-    ]
+    return [_named(solver) for solver in catalog.torch_entries()]
 
 
 def environment_key() -> str:
@@ -155,7 +138,8 @@ def overrun_histogram(fixtures: Sequence[Fixture]) -> dict[str, int]:
 
     Only over-budget fixtures are counted; keys are strings (JSON).
     """
-    solver = resolve(f"{UPSTREAM_MODULE}:dp_knapsack_sliding_hirschberg")
+    (hirschberg,) = catalog.torch_entries([catalog.TORCH_HIRSCHBERG])
+    solver = hirschberg.load()
     histogram = Counter(overrun_units(solver, fixture) for fixture in fixtures)
     return {str(units): histogram[units] for units in sorted(histogram) if units > 0}
 

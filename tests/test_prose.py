@@ -1,0 +1,159 @@
+"""Prose that is checked: the names the documents use exist, and every test cites SPEC.
+
+Values are not copied into prose: proofs/*.md and CONTRIBUTING.md name the
+constants (``solver.PYTHON_TABLE_CELLS``), and this suite checks every such
+name exists in the code, that the knob table's defaults are the code's, and
+that every test function cites a clause docs/SPEC.md has (CONTRIBUTING.md,
+Rules). The docstring examples themselves run with ``--doctest-modules``
+(pyproject.toml).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import pkgutil
+import re
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import knapsack_audit
+import knapsack_audit.optimized
+import knapsack_audit.reference
+
+ROOT = Path(__file__).resolve().parents[1]
+PROSE = [*sorted(ROOT.glob("proofs/*.md")), ROOT / "CONTRIBUTING.md"]
+ENVIRONMENT_VARIABLES = {"HYPOTHESIS_PROFILE": "knapsack_audit/profiles.py"}
+"""Upper-case names in the prose that are environment variables, and the module reading each."""
+
+CONSTANT = re.compile(r"\b((?:[a-z_][a-z0-9_]*\.)*_?[A-Z][A-Z0-9]+(?:_[A-Z0-9]+)+)\b")
+"""A constant, optionally behind its module path: ``solver._FRONTIER_MIN_CELLS``
+(not a symbol of a proof such as ``W_B``: two capitals at least before ``_``)."""
+
+CITATION = re.compile(r"SPEC (\d+(?:\.\d+)?)")
+CLAUSE = re.compile(r"^(?:## )?(\d+)\.(?:(\d+) |\s)", re.MULTILINE)
+
+
+def _modules() -> list[ModuleType]:
+    """Every module of the three packages (reference/ and optimized/ are folders
+    of their own, CONTRIBUTING.md, Layout)."""
+    names = []
+    for package in (knapsack_audit, knapsack_audit.reference, knapsack_audit.optimized):
+        names.append(package.__name__)
+        names += [
+            info.name
+            for info in pkgutil.walk_packages(package.__path__, package.__name__ + ".")
+            if not info.name.endswith("__main__")
+        ]
+    return [importlib.import_module(name) for name in sorted(set(names))]
+
+
+def _named_constants(path: Path) -> list[str]:
+    spans = re.findall(r"`([^`\n]+)`", path.read_text(encoding="utf-8"))
+    return sorted({name for span in spans for name in CONSTANT.findall(span)})
+
+
+def _exists(name: str, modules: list[ModuleType]) -> bool:
+    *prefix, attribute = name.split(".")
+    suffix = "." + ".".join(prefix) if prefix else ""
+    return any(
+        hasattr(module, attribute) and module.__name__.endswith(suffix) for module in modules
+    )
+
+
+@pytest.mark.parametrize("document", PROSE, ids=lambda path: path.name)
+def test_every_constant_named_in_the_prose_exists(document: Path) -> None:
+    """SPEC 1.6, 5.2 and every clause the proofs rely on: a constant a document
+    names (``module.NAME`` or ``NAME``) is an attribute of that module of the
+    package, so a renamed or removed knob cannot leave the prose behind."""
+    modules = _modules()
+    missing = [
+        name
+        for name in _named_constants(document)
+        if name not in ENVIRONMENT_VARIABLES and not _exists(name, modules)
+    ]
+    assert missing == []
+
+
+def test_named_environment_variables_are_read() -> None:
+    """SPEC 8.1 (reproducible runs): the profile variable the prose names is read."""
+    for name, module in ENVIRONMENT_VARIABLES.items():
+        assert f'"{name}"' in (ROOT / module).read_text(encoding="utf-8")
+
+
+def test_the_prose_check_can_fail() -> None:
+    """SPEC 1.6: a name that no module defines is reported."""
+    assert not _exists("solver.NO_SUCH_KNOB", _modules())
+    assert _exists("solver.PYTHON_TABLE_CELLS", _modules())
+    assert CONSTANT.findall("(`max(PYTHON_BASE_CASE_CELLS, C_c + 1)`)") == [
+        "PYTHON_BASE_CASE_CELLS"
+    ]
+
+
+def _knob_rows() -> list[tuple[str, str]]:
+    """``(attribute, default)`` pairs of CONTRIBUTING.md's table of knobs."""
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    section = text.split("## Knobs of the optimized solver", 1)[1].split("\n## ", 1)[0]
+    pairs = []
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if len(cells) != 3 or not cells[0].startswith("`optimized."):
+            continue
+        names = re.findall(r"`([^`]+)`", cells[0])
+        defaults = re.findall(r"`([^`]+)`", cells[1]) or [cells[1]]
+        assert len(names) == len(defaults), line
+        pairs += zip(names, defaults, strict=True)
+    return pairs
+
+
+def test_knob_table_defaults_are_the_code_defaults() -> None:
+    """SPEC 1.6, 3.3 (the knobs pick exact paths): the defaults CONTRIBUTING.md
+    lists are the values in the code."""
+    rows = _knob_rows()
+    assert len(rows) >= 8
+    module_name = ""
+    for name, default in rows:
+        module_name, _, attribute = name.rpartition(".") if "." in name else (module_name, "", name)
+        module = importlib.import_module(f"knapsack_audit.{module_name}")
+        expected = eval(default, {"__builtins__": {}})  # e.g. "2**30", "(4, 8, 32)"
+        assert getattr(module, attribute) == expected, name
+
+
+def _spec_clauses() -> set[str]:
+    text = (ROOT / "docs" / "SPEC.md").read_text(encoding="utf-8")
+    clauses = set()
+    for section, clause in CLAUSE.findall(text):
+        clauses.add(section)
+        if clause:
+            clauses.add(f"{section}.{clause}")
+    clauses |= {f"1.{row}" for row in re.findall(r"^\| 1\.(\d+) \|", text, re.MULTILINE)}
+    return clauses
+
+
+def _test_functions() -> list[tuple[str, ast.FunctionDef]]:
+    found = []
+    for path in sorted((ROOT / "tests").glob("test_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found += [
+            (f"{path.name}::{node.name}", node)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")
+        ]
+    return found
+
+
+def test_every_test_cites_a_spec_clause_that_exists() -> None:
+    """SPEC 1-8: every test function's docstring cites a clause (``SPEC 3.2``),
+    and every clause a test cites is in docs/SPEC.md (CONTRIBUTING.md, Rules)."""
+    clauses = _spec_clauses()
+    assert {"1.1", "1.6", "3.2", "5.2", "7.2", "8.3"} <= clauses
+    uncited, unknown = [], []
+    for name, function in _test_functions():
+        cited = CITATION.findall(ast.get_docstring(function) or "")
+        if not cited:
+            uncited.append(name)
+        unknown += [f"{name}: SPEC {clause}" for clause in cited if clause not in clauses]
+    assert uncited == []
+    assert unknown == []
