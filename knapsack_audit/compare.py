@@ -16,7 +16,7 @@ memory of each). Per family the report gives (SPEC 9):
 * cases where both are correct but their selections differ (ties, SPEC 6.2):
   information only;
 * time and peak-memory ratios NEW / BASE (median and worst over the cases)
-  with the run's noise, the median spread between repeats (SPEC 9.2).
+  with the run's noise, the spread between repeats (SPEC 9.2).
 
 Exit code (SPEC 9.3): 1 on any regression, a failed ``--max-slowdown`` /
 ``--max-memory-ratio`` gate, or a ``--claim`` that does not hold; 2 when a
@@ -140,8 +140,10 @@ class Ratio:
         cases: cases the ratio is formed on.
         median: median of the per-case ratios (``None`` without cases).
         worst: the largest per-case ratio.
-        noise: median over cases of the larger relative spread
-            ``(max - min) / median`` of the two solvers' repeats.
+        noise: median over cases of the larger relative spread of the two
+            solvers' repeats, ``3 * MAD / median`` (MAD: median absolute
+            deviation, which one stalled repeat does not move; for normal
+            noise ``3 * MAD`` is about two standard deviations).
         verdict: ``faster``/``slower`` beyond the noise, ``within noise``, or
             ``n/a`` (the reason is in ``note``).
         note: why a ratio is missing.
@@ -465,8 +467,10 @@ def unminimized_regression(family: str, finding: Finding, function: str, why: st
 
 
 def _spread(values: Sequence[float]) -> float:
+    """``3 * MAD / median`` of the repeats (see :class:`Ratio`)."""
     middle = statistics.median(values)
-    return (max(values) - min(values)) / middle if middle > 0 else 0.0
+    deviation = statistics.median(abs(value - middle) for value in values)
+    return 3 * deviation / middle if middle > 0 else 0.0
 
 
 def _ratio(pairs: Sequence[tuple[Sequence[float], Sequence[float]]]) -> Ratio:
