@@ -43,7 +43,7 @@ from knapsack_audit.targets import Target, TargetError, parse_target
 JUDGED_PROPERTIES = tuple(name for name in CALL_PROPERTIES if name != "determinism")
 """One call per case and solver: ``verify`` checks determinism (SPEC 8.1)."""
 
-MINIMIZE_SECONDS = 20.0
+MINIMIZE_SECONDS = 15.0
 """Time limit for minimizing one regression (large-Q calls take seconds each)."""
 
 MEMORY_MEASURABLE = 2**20
