@@ -144,7 +144,8 @@ class Ratio:
             solvers' repeats, ``3 * MAD / median`` (MAD: median absolute
             deviation, which one stalled repeat does not move; for normal
             noise ``3 * MAD`` is about two standard deviations).
-        verdict: ``faster``/``slower`` beyond the noise, ``within noise``, or
+        verdict: ``faster``/``slower`` (memory: ``smaller``/``larger``) beyond
+            the noise, ``within noise``, or
             ``n/a`` (the reason is in ``note``).
         note: why a ratio is missing.
     """
@@ -473,15 +474,18 @@ def _spread(values: Sequence[float]) -> float:
     return 3 * deviation / middle if middle > 0 else 0.0
 
 
-def _ratio(pairs: Sequence[tuple[Sequence[float], Sequence[float]]]) -> Ratio:
-    """Median and worst of ``median(new) / median(base)``; noise as in :class:`Ratio`."""
+def _ratio(pairs: Sequence[tuple[Sequence[float], Sequence[float]]], more: str, less: str) -> Ratio:
+    """Median and worst of ``median(new) / median(base)``; noise as in :class:`Ratio`.
+
+    The verdict is ``more`` (``slower``, ``larger``) or ``less`` beyond the noise.
+    """
     ratios = [statistics.median(n) / statistics.median(b) for b, n in pairs]
     noise = statistics.median(max(_spread(b), _spread(n)) for b, n in pairs)
     median = statistics.median(ratios)
     if median > 1 + noise:
-        verdict = "slower"
+        verdict = more
     elif median < 1 / (1 + noise):
-        verdict = "faster"
+        verdict = less
     else:
         verdict = "within noise"
     return Ratio(len(ratios), median, max(ratios), noise, verdict)
@@ -491,7 +495,7 @@ def _time_ratio(runs: Sequence[tuple[_Measured, _Measured]]) -> Ratio:
     pairs = [(b.seconds, n.seconds) for b, n in runs if b.seconds and n.seconds]
     if not pairs:
         return Ratio(note="no case where both answered")
-    return _ratio(pairs)
+    return _ratio(pairs, "slower", "faster")
 
 
 def _memory_ratio(runs: Sequence[tuple[_Measured, _Measured]]) -> Ratio:
@@ -505,7 +509,7 @@ def _memory_ratio(runs: Sequence[tuple[_Measured, _Measured]]) -> Ratio:
         pairs.append(floored)
     if not pairs:
         return Ratio(note="both peaks below 1 MiB")
-    return _ratio(pairs)
+    return _ratio(pairs, "larger", "smaller")
 
 
 def _family_ratios(pair: PairReport, metric: str, family: str | None) -> list[tuple[str, Ratio]]:

@@ -35,7 +35,16 @@ from knapsack_audit.compare import (
 )
 from knapsack_audit.reports import report_format
 
-VERDICTS = {0: "no regression", 1: "REGRESSION or failed check", 2: "could not run"}
+
+def headline(report: CompareReport) -> str:
+    """``'143 regressions, 2 checks not held'``, ``'no regression'`` or ``'could not run'``."""
+    if report.exit_code == 2:
+        return "could not run"
+    regressions = sum(pair.regressions for pair in report.pairs)
+    not_held = sum(not check.held for check in report.checks)
+    parts = [f"{regressions} regression{'s' if regressions != 1 else ''}" if regressions else ""]
+    parts.append(f"{not_held} check{'s' if not_held != 1 else ''} not held" if not_held else "")
+    return ", ".join(part for part in parts if part) or "no regression"
 
 
 def provenance(command: Sequence[str]) -> list[str]:
@@ -100,8 +109,7 @@ def _summary_rows(pair: PairReport) -> list[str]:
     for family in pair.families:
         rows.append(
             f"| {family.family} | {family.cases} | {family.regressions or '-'} | "
-            f"{sum(family.base_failures.values()) or '-'} | "
-            f"{sum(family.new_failures.values()) or '-'} | {family.differing or '-'} | "
+            f"{family.fixes or '-'} | {family.differing or '-'} | "
             f"{family.time.describe()} | {family.memory.describe()} |"
         )
     return rows
@@ -131,9 +139,8 @@ def _regression_lines(pair: PairReport) -> list[str]:
 
 def to_markdown(report: CompareReport, provenance: Sequence[str] = ()) -> str:
     """The PR-comment Markdown (see the module docstring)."""
-    code = report.exit_code
     lines = [
-        f"## knapsack-audit compare: {VERDICTS[code]} (exit {code})",
+        f"## knapsack-audit compare: {headline(report)} (exit {report.exit_code})",
         "",
         f"BASE `{report.base}`, NEW `{report.new}`, effort `{report.effort}`. "
         "Ratios are NEW / BASE: below 1 NEW is faster or smaller.",
@@ -159,9 +166,8 @@ def to_markdown(report: CompareReport, provenance: Sequence[str] = ()) -> str:
             lines += [f"Could not run: {_cell(pair.error)}", ""]
             continue
         lines += [
-            "| family | cases | regressions | BASE fails | NEW fails | differ, both correct "
-            "| time | peak memory |",
-            "|---|---:|---:|---:|---:|---:|---|---|",
+            "| family | cases | regressions | fixed | differ, both correct | time | peak memory |",
+            "|---|---:|---:|---:|---:|---|---|",
             *_summary_rows(pair),
             "",
         ]
@@ -195,9 +201,9 @@ def _details(pair: PairReport) -> list[str]:
         f"`{pair.name}`: BASE `{pair.base}`, NEW `{pair.new}`, judge {pair.judge}, "
         f"{pair.seconds:.0f} s.",
         "",
-        "| family | BASE fails (cases per property) | NEW fails | fixed by NEW "
+        "| family | BASE fails (cases per property) | NEW fails "
         "| time verdict | memory verdict | seconds |",
-        "|---|---|---|---:|---|---|---:|",
+        "|---|---|---|---|---|---:|",
     ]
     lines += [_detail_row(family) for family in pair.families]
     lines.append("")
@@ -207,7 +213,7 @@ def _details(pair: PairReport) -> list[str]:
 def _detail_row(family: FamilyComparison) -> str:
     return (
         f"| {family.family} | {_failures(family.base_failures)} | "
-        f"{_failures(family.new_failures)} | {family.fixes or '-'} | "
+        f"{_failures(family.new_failures)} | "
         f"{family.time.verdict} ({family.time.cases} cases) | "
         f"{family.memory.verdict} ({family.memory.cases} cases) | {family.seconds:.0f} |"
     )
@@ -265,7 +271,7 @@ def print_compare(console: Console, report: CompareReport) -> None:
             caption=f"BASE {pair.base}, NEW {pair.new}; judge {pair.judge}; {pair.seconds:.0f} s",
             title_justify="left",
         )
-        for column in ("family", "cases", "regr.", "BASE fails", "NEW fails", "differ"):
+        for column in ("family", "cases", "regr.", "fixed", "differ"):
             table.add_column(column, justify="left" if column == "family" else "right")
         table.add_column("time NEW/BASE")
         table.add_column("memory NEW/BASE")
@@ -274,8 +280,7 @@ def print_compare(console: Console, report: CompareReport) -> None:
                 family.family,
                 str(family.cases),
                 Text(str(family.regressions), style="bold red" if family.regressions else ""),
-                str(sum(family.base_failures.values())),
-                str(sum(family.new_failures.values())),
+                str(family.fixes),
                 str(family.differing),
                 family.time.describe(),
                 family.memory.describe(),
@@ -290,8 +295,11 @@ def print_compare(console: Console, report: CompareReport) -> None:
                         f" ({example.clause}) in {family.family}, {example.items} items",
                     )
                 )
-                console.print(Text(f"  {example.call}", style="cyan"), soft_wrap=True)
-                console.print(Text(f"  NEW:  {example.new}"), soft_wrap=True)
+                call = example.call
+                if len(call) > SHORT_CALL:
+                    call = f"{call[:SHORT_CALL]}... (cut; the full call is in --report)"
+                console.print(Text(f"  {call}", style="cyan"), soft_wrap=True)
+                console.print(Text(f"  NEW:  {example.new[:SHORT_CALL]}"), soft_wrap=True)
                 console.print(Text(f"  BASE: {example.base}"), soft_wrap=True)
     if report.added or report.removed:
         console.print(

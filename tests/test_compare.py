@@ -128,7 +128,7 @@ def _pair_with(time: float | None, memory: float | None) -> PairReport:
     family = FamilyComparison(
         "partitioner",
         time=Ratio(3, time, time, 0.05, "faster") if time is not None else Ratio(),
-        memory=Ratio(3, memory, memory, 0.02, "faster") if memory is not None else Ratio(),
+        memory=Ratio(3, memory, memory, 0.02, "smaller") if memory is not None else Ratio(),
     )
     return PairReport("dp_knapsack", "a", "b", families=[family])
 
