@@ -406,20 +406,26 @@ def _compare_family(
         result.memory = _memory_ratio(times)
     else:
         result.time = result.memory = Ratio(note="not timed")
-    result.examples = []
-    for finding in smallest.values():
-        deadline = time.monotonic() + MINIMIZE_SECONDS
-        base.deadline = new.deadline = deadline
-        try:
-            example = minimal_regression(name, finding, base, new, judge, new.target.function)
-        except SearchStopped:
-            why = f"not minimized: over the {MINIMIZE_SECONDS:g} s limit"
-            example = unminimized_regression(name, finding, new.target.function, why)
-        finally:
-            base.deadline = new.deadline = None
-        result.examples.append(example)
+    result.examples = [
+        _bounded_minimal_regression(name, finding, base, new, judge)
+        for finding in smallest.values()
+    ]
     result.seconds = round(time.perf_counter() - started, 1)
     return result
+
+
+def _bounded_minimal_regression(
+    family: str, finding: Finding, base: IsolatedSolver, new: IsolatedSolver, judge: Judge
+) -> Regression:
+    """:func:`minimal_regression`, given up after :data:`MINIMIZE_SECONDS`."""
+    base.deadline = new.deadline = time.monotonic() + MINIMIZE_SECONDS
+    try:
+        return minimal_regression(family, finding, base, new, judge, new.target.function)
+    except SearchStopped:
+        why = f"not minimized: over the {MINIMIZE_SECONDS:g} s limit"
+        return unminimized_regression(family, finding, new.target.function, why)
+    finally:
+        base.deadline = new.deadline = None
 
 
 def regressed(base: Sequence[Finding], new: Sequence[Finding]) -> list[Finding]:
