@@ -309,7 +309,8 @@ def add_compare_parser(commands: argparse._SubParsersAction[argparse.ArgumentPar
         type=positive_float,
         default=DEFAULT_CALL_TIMEOUT,
         metavar="SECONDS",
-        help="per call (warm-up and each repeat); the worker is killed (default %(default)s)",
+        help="seconds per call; a measured case (warm-up and repeats) may take that times "
+        "(1 + repeats), else its worker is killed (default %(default)s)",
     )
     isolation.add_argument(
         "--memory-limit",

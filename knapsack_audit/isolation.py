@@ -297,8 +297,9 @@ class IsolatedSolver:
         self, memory: list[Any], runtime: list[Any], max_memory: Any, repeats: int
     ) -> tuple[Any, list[float], list[int]]:
         """A warm-up call and ``repeats`` timed ones in the worker
-        (:func:`knapsack_audit.measure.measured_call`); the call timeout
-        applies to each of the ``1 + repeats`` calls.
+        (:func:`knapsack_audit.measure.measured_call`): the warm-up's answer,
+        then each repeat's seconds and peak bytes. The request may take
+        ``call_timeout * (1 + repeats)``.
         """
         answer, seconds, peaks = self._request(memory, runtime, max_memory, (repeats,))
         return answer, seconds, peaks
@@ -306,6 +307,7 @@ class IsolatedSolver:
     def _request(
         self, memory: list[Any], runtime: list[Any], max_memory: Any, repeats: tuple[int, ...]
     ) -> Any:
+        """Send one plain (``repeats == ()``) or measured call; the reply's result."""
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise SearchStopped
         if self._connection is None:
