@@ -43,6 +43,7 @@ from types import TracebackType
 from typing import Any
 
 from knapsack_audit.catalog import TargetError, load
+from knapsack_audit.measure import measured_call
 from knapsack_audit.search import SearchStopped
 from knapsack_audit.targets import Target
 
@@ -187,10 +188,13 @@ def _worker_main(connection: Connection, target: Target, memory_limit: int | Non
             return
         if request is None:
             return
-        memory, runtime, max_memory = request
+        memory, runtime, max_memory, *repeats = request
         before = (list(memory), list(runtime))
         try:
-            result = solver(memory, runtime, max_memory)
+            if repeats:  # a measured call (knapsack-audit compare), perhaps of 0 repeats
+                result = measured_call(solver, memory, runtime, max_memory, repeats[0])
+            else:
+                result = solver(memory, runtime, max_memory)
         except MemoryError as error:
             connection.send(("raised", "MemoryError", f"out of memory{limit_note} {error}".strip()))
             continue
@@ -288,6 +292,23 @@ class IsolatedSolver:
 
     def __call__(self, memory: list[Any], runtime: list[Any], max_memory: Any) -> Any:
         """Call the solver in the worker; raise a :class:`SolverFailure` if it gives no answer."""
+        return self._request(memory, runtime, max_memory, ())
+
+    def measure(
+        self, memory: list[Any], runtime: list[Any], max_memory: Any, repeats: int
+    ) -> tuple[Any, list[float], list[int]]:
+        """A warm-up call and ``repeats`` timed ones in the worker
+        (:func:`knapsack_audit.measure.measured_call`): the warm-up's answer,
+        then each repeat's seconds and peak bytes. The request may take
+        ``call_timeout * (1 + repeats)``.
+        """
+        answer, seconds, peaks = self._request(memory, runtime, max_memory, (repeats,))
+        return answer, seconds, peaks
+
+    def _request(
+        self, memory: list[Any], runtime: list[Any], max_memory: Any, repeats: tuple[int, ...]
+    ) -> Any:
+        """Send one plain (``repeats == ()``) or measured call; the reply's result."""
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise SearchStopped
         if self._connection is None:
@@ -295,15 +316,15 @@ class IsolatedSolver:
         connection = self._connection
         assert connection is not None
         self.calls += 1
+        timeout = self.call_timeout * (1 + sum(repeats))
         try:
-            connection.send((memory, runtime, max_memory))
+            connection.send((memory, runtime, max_memory, *repeats))
         except OSError:
             raise WorkerDied(describe_exit(self._reap())) from None
-        if not connection.poll(self.call_timeout):
+        if not connection.poll(timeout):
             self.close(kill=True)
             raise SolverTimeout(
-                f"no answer within the call timeout of {self.call_timeout:g} s "
-                "(the worker was killed)"
+                f"no answer within the call timeout of {timeout:g} s (the worker was killed)"
             )
         try:
             reply = connection.recv()
