@@ -13,11 +13,20 @@ compilation proceeds exactly as it would without us.
 activation_memory_budget_runtime_estimator=est)`` and runs forward and
 backward. The AOT autograd cache is disabled, and ``torch._dynamo.reset()``
 runs before every compilation, so every compilation partitions afresh.
+
+:func:`capture_sweep` gets the same calls for many budgets and estimators from
+one compilation: the backend's partition function is wrapped so that each
+joint graph it receives is also partitioned, on a deep copy, under every
+setting. Only the partitioner reads ``activation_memory_budget`` and the
+runtime estimator, so the calls are those of separate compilations
+(``tests/test_golden.py`` checks this against :func:`capture_model`); a
+48-block model is traced once instead of fourteen times.
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
 import datetime
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -27,6 +36,7 @@ from typing import Any
 
 import torch
 import torch._dynamo
+from torch._dynamo.backends import debugging
 from torch._functorch import config as functorch_config
 from torch._functorch import partitioners
 
@@ -153,20 +163,68 @@ def provenance(spec: ModelSpec, budget: float, estimator: str, command: str) -> 
     }
 
 
-def capture_file(
+Setting = tuple[float, str]
+"""``(activation_memory_budget, runtime estimator)``."""
+
+
+@contextlib.contextmanager
+def sweep_partitions(settings: Sequence[Setting]) -> Iterator[dict[Setting, list[RecordedCall]]]:
+    """Also partition every joint graph compiled meanwhile under each of ``settings``.
+
+    Wraps the min-cut partition function of the ``aot_eager_decomp_partition``
+    backend (looked up by name when the backend runs). For each setting, a
+    deep copy of the joint graph is partitioned under :func:`budget_config`
+    and its solver calls are appended to that setting's list; then the
+    original graph is partitioned under the compilation's own configuration,
+    so the compilation proceeds unchanged.
+    """
+    original = debugging.min_cut_rematerialization_partition
+    recorded: dict[Setting, list[RecordedCall]] = {setting: [] for setting in settings}
+
+    def sweeping(joint_module: torch.fx.GraphModule, joint_inputs: Any, **keywords: Any) -> Any:
+        for budget, estimator in settings:
+            with budget_config(budget, estimator), record_solver_calls() as calls:
+                original(copy.deepcopy(joint_module), joint_inputs, **keywords)
+            recorded[(budget, estimator)] += calls
+        return original(joint_module, joint_inputs, **keywords)
+
+    debugging.min_cut_rematerialization_partition = sweeping
+    try:
+        yield recorded
+    finally:
+        debugging.min_cut_rematerialization_partition = original
+
+
+def capture_sweep(
+    spec: ModelSpec, settings: Sequence[Setting]
+) -> dict[Setting, list[RecordedCall]]:
+    """Every knapsack call of ``spec`` under each setting, from one compilation."""
+    with (
+        functorch_config.patch(enable_autograd_cache=False),
+        sweep_partitions(settings) as recorded,
+    ):
+        compile_and_step(spec)
+    torch._dynamo.reset()
+    return recorded
+
+
+def file_records(
     spec: ModelSpec,
     estimator: str,
+    recorded: dict[Setting, list[RecordedCall]],
     command: str,
-    budgets: Sequence[float] = BUDGETS,
 ) -> list[dict[str, Any]]:
-    """The deduplicated fixture records of one model and estimator, all budgets."""
+    """The deduplicated fixture records of one model and estimator, budgets in sweep order."""
     captured: list[tuple[Case, dict[str, Any], tuple[float, list[int], list[int]]]] = []
-    for budget in budgets:
-        for call in capture_model(spec, budget, estimator):
+    for (budget, setting_estimator), calls in recorded.items():
+        if setting_estimator != estimator:
+            continue
+        origin = provenance(spec, budget, estimator, command)
+        for call in calls:
             captured.append(
                 (
                     Case(call.memory, call.runtime, call.max_memory),
-                    provenance(spec, budget, estimator, command),
+                    origin,
                     (call.value, list(call.saved), list(call.recomputable)),
                 )
             )
@@ -183,20 +241,25 @@ def capture_all(
     estimators: Sequence[str] = ESTIMATORS,
     log: Callable[[str], None] = print,
 ) -> list[Path]:
-    """Capture every model and estimator; write one fixture file for each pair."""
+    """Capture every model at every budget and estimator; one fixture file per (model, estimator).
+
+    Each model is compiled once (:func:`capture_sweep`); ``log`` gets the
+    capture time per model (tests/golden/README.md records them).
+    """
     directory.mkdir(parents=True, exist_ok=True)
+    settings = [(budget, estimator) for estimator in estimators for budget in BUDGETS]
     written = []
     for spec in models:
+        started = time.perf_counter()
+        recorded = capture_sweep(spec, settings)
+        elapsed = time.perf_counter() - started
         for estimator in estimators:
-            started = time.perf_counter()
-            records = capture_file(spec, estimator, command)
+            records = file_records(spec, estimator, recorded, command)
             path = fixtures.write_file(directory / f"{spec.name}-{estimator}", records)
             sizes = sorted({len(record["memory"]) for record in records})
-            log(
-                f"{path.name}: {len(records)} calls, items {sizes}, "
-                f"{time.perf_counter() - started:.1f} s"
-            )
+            log(f"{path.name}: {len(records)} calls, items {sizes}")
             written.append(path)
+        log(f"{spec.name}: captured in {elapsed:.1f} s")
     return written
 
 
