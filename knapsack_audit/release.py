@@ -76,7 +76,8 @@ def replay_golden() -> GoldenReplay:
     Ours must have no finding. Torch's finding counts are compared with the
     counts recorded for this environment in ``expected_findings.json``: a
     changed count (an upstream fix, or a regression) marks the replay failed.
-    Without a source checkout (no fixtures folder) the replay is skipped.
+    The fixtures are package data (:func:`fixtures.default_directory`); an
+    install without them skips the replay.
     """
     directory = fixtures.default_directory()
     if not directory.is_dir():
@@ -152,7 +153,7 @@ def release_markdown(
     lines += [""] + [f"- {note}" for note in notes] + [""]
     lines += ["## Golden fixtures", ""]
     if not golden.installed:
-        lines.append("No golden fixtures found (not a source checkout); replay skipped.")
+        lines.append("No golden fixtures found in the installed package; replay skipped.")
     else:
         lines.append("Replay: " + ("FAILED" if golden.failed else "passed") + ".")
         lines += [""] + [f"- {line}" for line in golden.lines]
@@ -171,7 +172,7 @@ def run_release_report(output: str, options: AuditOptions, jobs: int, quiet: boo
         )
     golden = replay_golden()
     if not golden.installed:
-        console.print("no golden fixtures found (not a source checkout); golden replay skipped")
+        console.print("no golden fixtures found in the installed package; golden replay skipped")
     code = exit_code(reports)
     if golden.failed and code == 0:
         code = 1

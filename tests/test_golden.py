@@ -1,6 +1,7 @@
 """Golden tests: every solver replayed on knapsack calls captured from real compilations.
 
-The fixtures (tests/golden/fixtures, described in tests/golden/README.md) are
+The fixtures (package data in knapsack_audit/golden/data, described in
+tests/golden/README.md) are
 the partitioner's own solver calls. Ours must pass every one-call property
 exactly (SPEC 3.3, 5.1, 7, 8); upstream's findings are counted per
 ``(solver, property)`` and must equal the committed table

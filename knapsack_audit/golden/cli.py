@@ -45,7 +45,7 @@ def main(argv: Sequence[str]) -> int:
     if arguments.command == "capture":
         from knapsack_audit.golden import capture, models
 
-        directory = arguments.out or fixtures.default_directory()
+        directory = arguments.out or fixtures.writable_directory()
         specs = models.ZOO
         if arguments.model:
             specs = tuple(models.by_name(name) for name in arguments.model)
@@ -54,7 +54,7 @@ def main(argv: Sequence[str]) -> int:
         return 0
     from knapsack_audit.golden import replay
 
-    directory = arguments.fixtures or fixtures.default_directory()
+    directory = arguments.fixtures or fixtures.writable_directory()
     path = replay.write_expected(directory, fixtures.load(directory))
     print(f"wrote {path}")
     return 0

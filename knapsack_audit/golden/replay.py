@@ -30,7 +30,7 @@ import torch
 
 from knapsack_audit import properties
 from knapsack_audit.cases import Case
-from knapsack_audit.golden.fixtures import Fixture
+from knapsack_audit.golden.fixtures import Fixture, Traversable
 from knapsack_audit.properties import Finding, Judge, Solver
 from knapsack_audit.reference import exact_optimum, quantize
 from knapsack_audit.reference.validation import SCALE
@@ -116,10 +116,10 @@ def upstream_table(
     return table
 
 
-def read_expected(directory: Path) -> dict[str, Any]:
+def read_expected(directory: Traversable) -> dict[str, Any]:
     """The whole expected-findings document (``{}`` if the file does not exist)."""
     path = directory / EXPECTED_FILE
-    if not path.exists():
+    if not path.is_file():
         return {}
     document: dict[str, Any] = json.loads(path.read_text())
     return document
