@@ -3,14 +3,9 @@
 It runs ``verify`` on every knapsack solver of the installed torch and on
 ours (``knapsack_audit.reference:dp_knapsack``, and
 ``knapsack_audit.optimized:dp_knapsack_sliding_hirschberg`` when installed),
-replays the golden fixtures when a ``knapsack_audit.golden`` module with a
-``replay`` function is installed, and writes versions, environment, verdicts
-and counterexamples.
-
-Golden replay interface (assumed; the golden module is built separately):
-``replay()`` takes no argument and returns an iterable of results, each
-rendered with ``str``; a result whose ``passed`` attribute is false, or a
-``replay`` that raises, counts as a failure.
+replays the golden fixtures shipped with the package (:func:`replay_golden`:
+verdicts, upstream's exact overruns and shortfalls per real call, time
+ratios), and writes versions, environment, verdicts and counterexamples.
 """
 
 from __future__ import annotations
@@ -26,6 +21,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from knapsack_audit.golden import findings as golden_findings
 from knapsack_audit.golden import fixtures
 from knapsack_audit.golden import replay as golden_replay
 from knapsack_audit.reports import markdown_sections, verdict_table
@@ -42,11 +38,18 @@ VERSIONED = ("torch", "numpy", "hypothesis", "scipy", "knapsack-audit")
 
 @dataclass
 class GoldenReplay:
-    """What replaying the golden fixtures gave."""
+    """What replaying the golden fixtures gave.
+
+    ``lines``: the verdict per solver; ``summary``: upstream's exact totals and
+    time ratios (:mod:`knapsack_audit.golden.findings`); ``table``: one
+    Markdown row per fixture.
+    """
 
     installed: bool
     lines: list[str] = field(default_factory=list)
     failed: bool = False
+    summary: list[str] = field(default_factory=list)
+    table: list[str] = field(default_factory=list)
 
 
 def release_targets() -> tuple[list[Target], list[str]]:
@@ -102,6 +105,11 @@ def replay_golden() -> GoldenReplay:
         else:
             line += " (as recorded)"
         outcome.lines.append(line)
+    judged = golden_findings.judge_all(loaded)
+    outcome.summary = golden_findings.summary_lines(judged) + golden_findings.time_ratio_lines(
+        judged
+    )
+    outcome.table = golden_findings.markdown_table(judged)
     return outcome
 
 
@@ -157,6 +165,16 @@ def release_markdown(
     else:
         lines.append("Replay: " + ("FAILED" if golden.failed else "passed") + ".")
         lines += [""] + [f"- {line}" for line in golden.lines]
+        lines += ["", "### Upstream on the real partitioner calls", ""]
+        lines += [f"- {line}" for line in golden.summary]
+        lines += [
+            "",
+            "<details><summary>Per fixture: units over budget (bold) or shortfall "
+            "below the optimum; time of each upstream solver / ours (one call each, "
+            "noisy)</summary>",
+            "",
+        ]
+        lines += [*golden.table, "", "</details>"]
     lines += ["", "## Targets", ""]
     lines += markdown_sections(reports, level=3)
     return "\n".join(lines) + "\n"
