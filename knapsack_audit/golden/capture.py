@@ -15,28 +15,26 @@ backward. The AOT autograd cache is disabled, and ``torch._dynamo.reset()``
 runs before every compilation, so every compilation partitions afresh.
 
 :func:`capture_sweep` gets the same calls for many budgets and estimators from
-one compilation: the backend's partition function is wrapped so that each
-joint graph it receives is also partitioned, on a deep copy, under every
-setting. Only the partitioner reads ``activation_memory_budget`` and the
-runtime estimator, so the calls are those of separate compilations
-(``tests/test_golden.py`` checks this against :func:`capture_model`); a
-48-block model is traced once instead of fourteen times.
+one compilation: the partitioner's choice of saved values is made once per
+setting on each joint graph (:func:`sweep_partitions`). Only that choice
+reads ``activation_memory_budget`` and the runtime estimator, so the calls
+are those of separate compilations (``tests/test_golden.py`` checks this
+against :func:`capture_model`); a 48-block model is traced once instead of
+fourteen times.
 """
 
 from __future__ import annotations
 
 import contextlib
-import copy
 import datetime
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import torch
 import torch._dynamo
-from torch._dynamo.backends import debugging
 from torch._functorch import config as functorch_config
 from torch._functorch import partitioners
 
@@ -169,30 +167,49 @@ Setting = tuple[float, str]
 
 @contextlib.contextmanager
 def sweep_partitions(settings: Sequence[Setting]) -> Iterator[dict[Setting, list[RecordedCall]]]:
-    """Also partition every joint graph compiled meanwhile under each of ``settings``.
+    """Also choose the saved values of every joint graph compiled meanwhile under each setting.
 
-    Wraps the min-cut partition function of the ``aot_eager_decomp_partition``
-    backend (looked up by name when the backend runs). For each setting, a
-    deep copy of the joint graph is partitioned under :func:`budget_config`
-    and its solver calls are appended to that setting's list; then the
-    original graph is partitioned under the compilation's own configuration,
-    so the compilation proceeds unchanged.
+    Wraps the partitioner's module global ``choose_saved_values_set`` (the
+    function that calls the knapsack). For each setting it runs the original
+    under :func:`budget_config` with that budget on the same joint graph and
+    appends the solver calls to that setting's list; then it makes the
+    compilation's own choice, so the compilation proceeds unchanged.
+
+    The three min cuts that do not depend on the knapsack's answer
+    (``solve_min_cut`` without ``dont_ban``; they read neither the budget nor
+    the estimator) are computed once per graph and reused across settings:
+    they are most of the partitioner's time on a deep model.
     """
-    original = debugging.min_cut_rematerialization_partition
+    original_choose = partitioners.choose_saved_values_set
+    original_min_cut = partitioners.solve_min_cut
     recorded: dict[Setting, list[RecordedCall]] = {setting: [] for setting in settings}
 
-    def sweeping(joint_module: torch.fx.GraphModule, joint_inputs: Any, **keywords: Any) -> Any:
-        for budget, estimator in settings:
-            with budget_config(budget, estimator), record_solver_calls() as calls:
-                original(copy.deepcopy(joint_module), joint_inputs, **keywords)
-            recorded[(budget, estimator)] += calls
-        return original(joint_module, joint_inputs, **keywords)
+    def sweeping(joint_graph: Any, node_info: Any, memory_budget: float = 1) -> Any:
+        cuts: dict[tuple[Any, ...], Any] = {}
 
-    debugging.min_cut_rematerialization_partition = sweeping
+        def reused_min_cut(graph: Any, info: Any, options: Any, dont_ban: Any = None) -> Any:
+            if dont_ban:
+                return original_min_cut(graph, info, options, dont_ban)
+            key = astuple(options)
+            if key not in cuts:
+                cuts[key] = original_min_cut(graph, info, options)
+            return cuts[key]
+
+        partitioners.solve_min_cut = reused_min_cut
+        try:
+            for budget, estimator in settings:
+                with budget_config(budget, estimator), record_solver_calls() as calls:
+                    original_choose(joint_graph, node_info, memory_budget=budget)
+                recorded[(budget, estimator)] += calls
+        finally:
+            partitioners.solve_min_cut = original_min_cut
+        return original_choose(joint_graph, node_info, memory_budget)
+
+    partitioners.choose_saved_values_set = sweeping
     try:
         yield recorded
     finally:
-        debugging.min_cut_rematerialization_partition = original
+        partitioners.choose_saved_values_set = original_choose
 
 
 def capture_sweep(
