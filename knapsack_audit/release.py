@@ -74,29 +74,43 @@ def _defines(module: str, function: str) -> bool:
 
 
 def replay_golden() -> GoldenReplay:
-    """Replay the golden fixtures (tests/golden/) against ours and torch's solvers.
+    """Replay the golden fixtures (package data) against ours and torch's solvers.
 
-    Ours must have no finding. Torch's finding counts are compared with the
-    counts recorded for this environment in ``expected_findings.json``: a
-    changed count (an upstream fix, or a regression) marks the replay failed.
-    The fixtures are package data (:func:`fixtures.default_directory`); an
-    install without them skips the replay.
+    Small zoo: every one-call property; ours must have no finding, and torch's
+    counts are compared with those recorded for this environment in
+    ``expected_findings.json`` (a changed count, an upstream fix or a
+    regression, marks the replay failed). Every fixture, real scale
+    included: each solver once, exact units over budget and shortfall below
+    the stored exact optimum (:mod:`knapsack_audit.golden.findings`); ours
+    must be feasible and optimal on every one. An install without the
+    fixtures skips the replay.
     """
     directory = fixtures.default_directory()
     if not directory.is_dir():
         return GoldenReplay(installed=False)
     loaded = fixtures.load(directory)
+    small, _ = golden_replay.split(loaded)
     outcome = GoldenReplay(installed=True)
     for solver in golden_replay.our_solvers():
-        findings = golden_replay.replay(solver, loaded)
-        outcome.lines.append(f"`{solver.name}`: {len(loaded)} fixtures, {len(findings)} findings")
+        findings = golden_replay.replay(solver, small)
+        outcome.lines.append(
+            f"`{solver.name}`: {len(small)} small-zoo fixtures, every property, "
+            f"{len(findings)} findings"
+        )
         outcome.failed |= bool(findings)
+    judged = golden_findings.judge_all(loaded)
+    wrong = [f.fixture.name for f in judged if not golden_findings.exact(f.ours)]
+    outcome.lines.append(
+        f"`{golden_replay.OPTIMIZED}`: {len(judged)} fixtures, over budget or below the "
+        f"optimum on {len(wrong)}{': ' + ', '.join(wrong[:5]) if wrong else ''}"
+    )
+    outcome.failed |= bool(wrong)
     recorded = golden_replay.read_expected(directory).get(golden_replay.environment_key(), {})
     expected = recorded.get("findings", {})
     for solver in golden_replay.upstream_solvers():
-        counts = golden_replay.count(golden_replay.replay(solver, loaded))
+        counts = golden_replay.count(golden_replay.replay(solver, small))
         name = solver.name.rpartition(":")[2]
-        line = f"`{name}`: findings per property {counts or 'none'}"
+        line = f"`{name}` on the small zoo: findings per property {counts or 'none'}"
         if name not in expected:
             line += " (no recorded counts for this environment)"
         elif expected[name] != counts:
@@ -105,7 +119,6 @@ def replay_golden() -> GoldenReplay:
         else:
             line += " (as recorded)"
         outcome.lines.append(line)
-    judged = golden_findings.judge_all(loaded)
     outcome.summary = golden_findings.summary_lines(judged) + golden_findings.time_ratio_lines(
         judged
     )
