@@ -172,19 +172,6 @@ def test_upstream_findings_match_the_table(
     assert counts == table[solver.name.rpartition(":")[2]]
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("solver", replay.upstream_solvers(), ids=lambda s: s.name)
-def test_upstream_findings_at_real_scale_match_the_table(
-    solver: replay.NamedSolver, real_scale: list[Fixture], expected: dict[str, object]
-) -> None:
-    """SPEC 3, 5.2, 7, 8: upstream's finding counts on the real-scale zoo are the recorded ones."""
-    recorded = expected["real_scale"]
-    assert isinstance(recorded, dict)
-    assert recorded["fixtures"] == len(real_scale), "fixtures changed: regenerate the table"
-    counts = replay.count(replay.replay(solver, real_scale))
-    assert counts == recorded["findings"][solver.name.rpartition(":")[2]]
-
-
 def test_hirschberg_overrun_histogram_matches_the_table(
     golden: list[Fixture], expected: dict[str, object]
 ) -> None:
