@@ -37,6 +37,7 @@ import torch
 import torch._dynamo
 from torch._functorch import config as functorch_config
 from torch._functorch import partitioners
+from torch.utils._ordered_set import OrderedSet
 
 from knapsack_audit.cases import Case
 from knapsack_audit.golden import fixtures
@@ -185,14 +186,19 @@ def sweep_partitions(settings: Sequence[Setting]) -> Iterator[dict[Setting, list
     recorded: dict[Setting, list[RecordedCall]] = {setting: [] for setting in settings}
 
     def sweeping(joint_graph: Any, node_info: Any, memory_budget: float = 1) -> Any:
-        cuts: dict[tuple[Any, ...], Any] = {}
+        cuts: dict[tuple[Any, ...], tuple[list[torch.fx.Node], OrderedSet[torch.fx.Node]]] = {}
 
-        def reused_min_cut(graph: Any, info: Any, options: Any, dont_ban: Any = None) -> Any:
+        def reused_min_cut(
+            joint_graph: torch.fx.Graph,
+            node_info: partitioners.NodeInfo,
+            min_cut_options: partitioners.MinCutOptions,
+            dont_ban: OrderedSet[torch.fx.Node] | None = None,
+        ) -> tuple[list[torch.fx.Node], OrderedSet[torch.fx.Node]]:
             if dont_ban:
-                return original_min_cut(graph, info, options, dont_ban)
-            key = astuple(options)
+                return original_min_cut(joint_graph, node_info, min_cut_options, dont_ban)
+            key = astuple(min_cut_options)
             if key not in cuts:
-                cuts[key] = original_min_cut(graph, info, options)
+                cuts[key] = original_min_cut(joint_graph, node_info, min_cut_options)
             return cuts[key]
 
         partitioners.solve_min_cut = reused_min_cut

@@ -6,6 +6,10 @@
 ``python -m knapsack_audit.golden expected [--fixtures DIR]``
     replays the installed torch's solvers on every fixture and rewrites this
     environment's entry of ``expected_findings.json``.
+``python -m knapsack_audit.golden findings [--fixtures DIR] [--table]``
+    prints upstream's exact totals on the fixtures (the lines
+    tests/golden/README.md quotes), time ratios and, with ``--table``, one
+    Markdown row per fixture (:mod:`knapsack_audit.golden.findings`).
 ``python -m knapsack_audit.golden check [--fixtures DIR] [--force]``
     when the installed torch differs from the fixtures' (or with ``--force``),
     re-captures a small subset and reports which calls changed
@@ -38,6 +42,11 @@ def _parser() -> argparse.ArgumentParser:
         "expected", help="replay upstream solvers and rewrite expected_findings.json"
     )
     expected.add_argument("--fixtures", type=Path, default=None, help="fixture directory")
+    summary = commands.add_parser(
+        "findings", help="upstream's overruns and shortfalls on the fixtures (README totals)"
+    )
+    summary.add_argument("--fixtures", type=Path, default=None, help="fixture directory")
+    summary.add_argument("--table", action="store_true", help="also one row per fixture")
     check = commands.add_parser(
         "check", help="re-capture a subset and report whether the partitioner's inputs drifted"
     )
@@ -88,6 +97,15 @@ def main(argv: Sequence[str]) -> int:
         return 0
     if arguments.command == "check":
         return run_check(arguments.fixtures, arguments.force)
+    if arguments.command == "findings":
+        from knapsack_audit.golden import findings
+
+        judged = findings.judge_all(fixtures.load(arguments.fixtures))
+        lines = findings.summary_lines(judged) + findings.time_ratio_lines(judged)
+        if arguments.table:
+            lines += ["", *findings.markdown_table(judged)]
+        print("\n".join(lines))
+        return 0
     from knapsack_audit.golden import replay
 
     directory = arguments.fixtures or fixtures.writable_directory()

@@ -258,6 +258,8 @@ class Mixer(nn.Module):
 class CausalSelfAttention(nn.Module):
     """GPT-2 attention: one fused QKV projection, a causal mask, an output projection."""
 
+    mask: torch.Tensor
+
     def __init__(self, width: int, heads: int, length: int) -> None:
         super().__init__()
         self.heads = heads
@@ -332,6 +334,9 @@ def rotate_half(x: torch.Tensor) -> torch.Tensor:
 
 class GroupedQueryAttention(nn.Module):
     """LLaMA attention: rotary embeddings on q and k, ``kv_heads`` shared by the query heads."""
+
+    cos: torch.Tensor
+    sin: torch.Tensor
 
     def __init__(self, width: int, heads: int, kv_heads: int, length: int) -> None:
         super().__init__()
