@@ -4,7 +4,10 @@ One compilation of ``gpt2_48`` (knapsack_audit/golden/models.py) at
 activation memory budget :data:`BUDGET` with the ``flops`` estimator, with
 our optimized solver in the partitioner (``use_optimized_solver``):
 
-* gradients equal eager mode's;
+* gradients equal eager mode's, to :data:`GRADIENT_TOLERANCE` (48 float32
+  blocks whose decomposed, partly recomputed ops run in another order than
+  eager's: one of 2048 elements of the position embedding's gradient differed
+  by 1.9e-5, relative 1.1e-5, beyond ``assert_close``'s float32 default);
 * every knapsack selection fits the budget in quantized units (SPEC 3.2);
 * the partitioner's own estimate of the activation memory it saves, the
   ratio ``(size(saved) - size(inputs)) / (size(runtime-optimal saved) -
@@ -13,10 +16,13 @@ our optimized solver in the partitioner (``use_optimized_solver``):
   budget.
 
 The same compilation with upstream ``dp_knapsack_sliding_hirschberg`` in the
-partitioner's ``dp_knapsack`` slot shows its overrun in the partitioner's
-terms: the normalized memory of the banned nodes it keeps exceeds the budget
-(pytorch issue #197871). Each compilation takes minutes on a 2-core CPU, so
-the test is ``slow``.
+partitioner's ``dp_knapsack`` slot goes over the budget in quantized units
+(pytorch issue #197871); the test prints the partitioner's memory ratio and
+the float sum of the kept items' normalized memory for both runs. The float
+sum is not asserted for ours: feasibility is defined on the quantized
+weights (SPEC 2.1, 3.2), and items rounded down can make an exactly feasible
+selection's float sum exceed ``max_memory`` slightly. Each compilation takes
+minutes on a 2-core CPU, so the test is ``slow``.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ MODEL = "gpt2_48"
 BUDGET = 0.3
 ESTIMATOR = "flops"
 HIRSCHBERG = f"{replay.UPSTREAM_MODULE}:dp_knapsack_sliding_hirschberg"
+GRADIENT_TOLERANCE = {"rtol": 1e-4, "atol": 1e-4}
 
 
 @dataclass
@@ -129,16 +136,14 @@ def test_deep_gpt2_with_our_solver_and_with_upstream_hirschberg() -> None:
     integration = importlib.import_module("knapsack_audit.optimized.integration")
     eager = capture.eager_step(models.by_name(MODEL))
     gradients, ours = compile_with(integration.use_optimized_solver)
-    torch.testing.assert_close(gradients, eager)
+    torch.testing.assert_close(gradients, eager, **GRADIENT_TOLERANCE)
     assert ours.units_over, f"{MODEL} at budget {BUDGET} never reached the knapsack"
     assert max(ours.units_over) <= 0
-    assert all(memory <= BUDGET for memory in ours.selected_memory)
     assert ours.ratios and max(ours.ratios) <= BUDGET, ours.ratios
 
     gradients, theirs = compile_with(upstream_hirschberg)
-    torch.testing.assert_close(gradients, eager)
+    torch.testing.assert_close(gradients, eager, **GRADIENT_TOLERANCE)
     assert max(theirs.units_over) > 0, theirs.units_over
-    assert max(theirs.selected_memory) > BUDGET, theirs.selected_memory
     print(
         f"{MODEL} at budget {BUDGET}: ours units over {ours.units_over}, memory ratio "
         f"{ours.ratios}; upstream hirschberg units over {theirs.units_over}, knapsack memory "
