@@ -32,7 +32,7 @@ MIN_LARGEST = 300
 MIN_REAL_SCALE_MODELS = 5
 MIN_REAL_SCALE_CALLS = 30
 MIN_LARGEST_REAL_SCALE = 1000
-PACKAGE_DATA_LIMIT_BYTES = 4 * 1024 * 1024
+PACKAGE_DATA_LIMIT_BYTES = 2 * 1024 * 1024
 DRIFT_SUBSET = (("mlp", 0.5, "flops"),)
 README = Path(__file__).parent / "golden" / "README.md"
 
@@ -297,7 +297,8 @@ def test_findings_measure_a_planted_overrun_and_shortfall() -> None:
     assert (result.units_over, result.shortfall) == (0, 1)
     lines = findings.summary_lines([findings.FixtureFindings(fixture, result, (result,))])
     assert "upstream nothing over budget on 0 of 1 real calls" in lines[1]
-    assert "below the optimum on 1, worst 100.000% of the optimum" in lines[1]
+    assert "below the optimum on 1 (1 beyond the SPEC 5.2 float32 tolerance)" in lines[1]
+    assert "worst 1 of the optimum" in lines[1]
 
 
 def test_every_solver_of_ours_is_replayed() -> None:

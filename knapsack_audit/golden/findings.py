@@ -131,6 +131,7 @@ def summary_lines(findings: Sequence[FixtureFindings]) -> list[str]:
     calls = len(findings)
     real_scale = sum(1 for f in findings if f.fixture.case.n >= REAL_SCALE_ITEMS)
     largest = max(f.fixture.case.n for f in findings)
+    real_models = sum(1 for f in findings if replay.is_real_scale(f.fixture))
     lines = [
         f"{calls} real calls ({real_scale} with at least {REAL_SCALE_ITEMS} items, "
         f"the largest {largest} items)."
@@ -140,18 +141,27 @@ def summary_lines(findings: Sequence[FixtureFindings]) -> list[str]:
         rows = [(f, f.result(name)) for f in findings]
         over = [(f, r) for f, r in rows if r.units_over > 0]
         below = [(f, r) for f, r in rows if r.shortfall is not None and r.shortfall > 0]
+        beyond = sum(
+            1 for f, r in below if (r.shortfall or 0) > properties.tolerance(f.fixture.case.runtime)
+        )
         errors = sum(1 for _, r in rows if r.error is not None)
-        parts = [f"upstream {name} over budget on {len(over)} of {calls} real calls"]
+        deep = sum(1 for f, _ in over if replay.is_real_scale(f.fixture))
+        parts = [
+            f"upstream {name} over budget on {len(over)} of {calls} real calls "
+            f"({deep} of the {real_models} real-scale-zoo calls)"
+        ]
         if over:
             worst, worst_result = max(over, key=lambda row: row[1].units_over)
             parts[0] += f", worst +{worst_result.units_over} units on {_where(worst.fixture)}"
-        parts.append(f"below the optimum on {len(below)}")
+        parts.append(
+            f"below the optimum on {len(below)} ({beyond} beyond the SPEC 5.2 float32 tolerance)"
+        )
         if below:
             worst, worst_result = max(
                 below, key=lambda row: (row[1].shortfall or 0) / row[0].fixture.optimum
             )
             relative = float((worst_result.shortfall or 0) / worst.fixture.optimum)
-            parts[-1] += f", worst {relative:.3%} of the optimum on {_where(worst.fixture)}"
+            parts[-1] += f", worst {relative:.3g} of the optimum on {_where(worst.fixture)}"
         parts.append(f"raised on {errors}")
         lines.append("; ".join(parts) + ".")
     return lines
