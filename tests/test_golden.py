@@ -205,10 +205,12 @@ def test_drift_compare_reports_moved_weights_and_items(golden: list[Fixture]) ->
     shorter = Case(case.memory[1:], case.runtime[1:], case.max_memory)
     row = drift.compare("transformer", 0.3, "flops", shorter, [stored])
     assert (row.status, row.stored_items, row.captured_items) == ("changed", case.n, case.n - 1)
-    assert drift.compare("transformer", 0.3, "flops", case, [stored]).status == "same"
+    same = drift.compare("transformer", 0.3, "flops", case, [stored])
+    assert same.status == "same"
     elsewhere = Case(case.memory, case.runtime, case.max_memory / 2)
     assert drift.compare("transformer", 0.3, "flops", elsewhere, [stored]).status == "new"
-    assert drift.drifted([row]) is False
+    assert drift.drifted([same, row])
+    assert not drift.drifted([same])
 
 
 def test_golden_check_is_a_no_op_on_the_capture_torch(
