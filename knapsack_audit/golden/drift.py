@@ -38,7 +38,7 @@ SUBSET: tuple[tuple[str, float, str], ...] = (
     ("vit_24", 0.3, "flops"),
     ("vit_24", 0.1, "testing"),
 )
-"""``(model, budget, estimator)`` re-captured by ``golden check``: about a minute of compiling."""
+"""``(model, budget, estimator)`` re-captured by ``golden check``: four compilations."""
 
 
 @dataclass(frozen=True)
