@@ -206,9 +206,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="capture golden fixtures from real compilations, or regenerate expected findings",
         description="capture [--out DIR] [--model NAME]: compile the model zoo with the "
         "min-cut partitioner and record every knapsack call; expected [--fixtures DIR]: "
-        "replay torch's solvers and rewrite expected_findings.json. See tests/golden/README.md.",
+        "replay torch's solvers and rewrite expected_findings.json; check [--force]: "
+        "re-capture a subset and report whether the partitioner's inputs drifted from the "
+        "fixtures. See tests/golden/README.md.",
     )
-    golden.add_argument("golden_arguments", nargs=argparse.REMAINDER, metavar="capture|expected")
+    golden.add_argument(
+        "golden_arguments", nargs=argparse.REMAINDER, metavar="capture|expected|check"
+    )
     return parser
 
 

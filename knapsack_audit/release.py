@@ -2,9 +2,9 @@
 
 It runs ``verify`` on every knapsack solver of the installed torch and on
 every solver of ours that loads (both from :mod:`knapsack_audit.catalog`),
-replays the golden fixtures of a source checkout (:func:`replay_golden`, with
-:func:`knapsack_audit.golden.replay.replay` per solver and fixture list), and
-writes versions, environment, verdicts and counterexamples.
+replays the golden fixtures shipped with the package (:func:`replay_golden`:
+verdicts, upstream's exact overruns and shortfalls per real call, time
+ratios), and writes versions, environment, verdicts and counterexamples.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from pathlib import Path
 from rich.console import Console
 
 from knapsack_audit import catalog
+from knapsack_audit.golden import findings as golden_findings
 from knapsack_audit.golden import fixtures
 from knapsack_audit.golden import replay as golden_replay
 from knapsack_audit.reports import markdown_sections, verdict_table
@@ -31,11 +32,18 @@ VERSIONED = ("torch", "numpy", "hypothesis", "scipy", "knapsack-audit")
 
 @dataclass
 class GoldenReplay:
-    """What replaying the golden fixtures gave."""
+    """What replaying the golden fixtures gave.
+
+    ``lines``: the verdict per solver; ``summary``: upstream's exact totals and
+    time ratios (:mod:`knapsack_audit.golden.findings`); ``table``: one
+    Markdown row per fixture.
+    """
 
     installed: bool
     lines: list[str] = field(default_factory=list)
     failed: bool = False
+    summary: list[str] = field(default_factory=list)
+    table: list[str] = field(default_factory=list)
 
 
 def release_targets() -> tuple[list[Target], list[str]]:
@@ -63,28 +71,43 @@ def _loads(solver: catalog.Entry) -> bool:
 
 
 def replay_golden() -> GoldenReplay:
-    """Replay the golden fixtures (tests/golden/) against ours and torch's solvers.
+    """Replay the golden fixtures (package data) against ours and torch's solvers.
 
-    Ours must have no finding. Torch's finding counts are compared with the
-    counts recorded for this environment in ``expected_findings.json``: a
-    changed count (an upstream fix, or a regression) marks the replay failed.
-    Without a source checkout (no fixtures folder) the replay is skipped.
+    Small zoo: every one-call property; ours must have no finding, and torch's
+    counts are compared with those recorded for this environment in
+    ``expected_findings.json`` (a changed count, an upstream fix or a
+    regression, marks the replay failed). Every fixture, real scale
+    included: each solver once, exact units over budget and shortfall below
+    the stored exact optimum (:mod:`knapsack_audit.golden.findings`); ours
+    must be feasible and optimal on every one. An install without the
+    fixtures skips the replay.
     """
     directory = fixtures.default_directory()
     if not directory.is_dir():
         return GoldenReplay(installed=False)
     loaded = fixtures.load(directory)
+    small, _ = golden_replay.split(loaded)
     outcome = GoldenReplay(installed=True)
     for solver in golden_replay.our_solvers():
-        findings = golden_replay.replay(solver, loaded)
-        outcome.lines.append(f"`{solver.name}`: {len(loaded)} fixtures, {len(findings)} findings")
+        findings = golden_replay.replay(solver, small)
+        outcome.lines.append(
+            f"`{solver.name}`: {len(small)} small-zoo fixtures, every property, "
+            f"{len(findings)} findings"
+        )
         outcome.failed |= bool(findings)
+    judged = golden_findings.judge_all(loaded)
+    wrong = [f.fixture.name for f in judged if not golden_findings.exact(f.ours)]
+    outcome.lines.append(
+        f"`{catalog.OPTIMIZED}`: {len(judged)} fixtures, over budget or below the "
+        f"optimum on {len(wrong)}{': ' + ', '.join(wrong[:5]) if wrong else ''}"
+    )
+    outcome.failed |= bool(wrong)
     recorded = golden_replay.read_expected(directory).get(golden_replay.environment_key(), {})
     expected = recorded.get("findings", {})
     for solver in golden_replay.upstream_solvers():
-        counts = golden_replay.count(golden_replay.replay(solver, loaded))
+        counts = golden_replay.count(golden_replay.replay(solver, small))
         name = solver.name.rpartition(":")[2]
-        line = f"`{name}`: findings per property {counts or 'none'}"
+        line = f"`{name}` on the small zoo: findings per property {counts or 'none'}"
         if name not in expected:
             line += " (no recorded counts for this environment)"
         elif expected[name] != counts:
@@ -93,6 +116,10 @@ def replay_golden() -> GoldenReplay:
         else:
             line += " (as recorded)"
         outcome.lines.append(line)
+    outcome.summary = golden_findings.summary_lines(judged) + golden_findings.time_ratio_lines(
+        judged
+    )
+    outcome.table = golden_findings.markdown_table(judged)
     return outcome
 
 
@@ -144,10 +171,20 @@ def release_markdown(
     lines += [""] + [f"- {note}" for note in notes] + [""]
     lines += ["## Golden fixtures", ""]
     if not golden.installed:
-        lines.append("No golden fixtures found (not a source checkout); replay skipped.")
+        lines.append("No golden fixtures found in the installed package; replay skipped.")
     else:
         lines.append("Replay: " + ("FAILED" if golden.failed else "passed") + ".")
         lines += [""] + [f"- {line}" for line in golden.lines]
+        lines += ["", "### Upstream on the real partitioner calls", ""]
+        lines += [f"- {line}" for line in golden.summary]
+        lines += [
+            "",
+            "<details><summary>Per fixture: units over budget (bold) or shortfall "
+            "below the optimum; time of each upstream solver / ours (one call each, "
+            "noisy)</summary>",
+            "",
+        ]
+        lines += [*golden.table, "", "</details>"]
     lines += ["", "## Targets", ""]
     lines += markdown_sections(reports, level=3)
     return "\n".join(lines) + "\n"
@@ -163,7 +200,7 @@ def run_release_report(output: str, options: AuditOptions, jobs: int, quiet: boo
         )
     golden = replay_golden()
     if not golden.installed:
-        console.print("no golden fixtures found (not a source checkout); golden replay skipped")
+        console.print("no golden fixtures found in the installed package; golden replay skipped")
     code = exit_code(reports)
     if golden.failed and code == 0:
         code = 1

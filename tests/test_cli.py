@@ -435,7 +435,7 @@ def test_worker_dies_with_a_killed_audit() -> None:
 def test_golden_subcommand_regenerates_expected_findings(tmp_path: Path) -> None:
     """SPEC 3.2, 5.2: ``knapsack-audit golden expected`` delegates to
     knapsack_audit.golden (issue #6)."""
-    source = Path(__file__).parent / "golden" / "fixtures" / "mlp-flops.json"
+    source = Path(__file__).parents[1] / "knapsack_audit" / "golden" / "data" / "mlp-flops.json"
     (tmp_path / source.name).write_text(source.read_text())
     run = knapsack_audit("golden", "expected", "--fixtures", str(tmp_path))
     assert run.returncode == 0, run.stdout + run.stderr

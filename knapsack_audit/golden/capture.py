@@ -13,6 +13,14 @@ compilation proceeds exactly as it would without us.
 activation_memory_budget_runtime_estimator=est)`` and runs forward and
 backward. The AOT autograd cache is disabled, and ``torch._dynamo.reset()``
 runs before every compilation, so every compilation partitions afresh.
+
+:func:`capture_sweep` gets the same calls for many budgets and estimators from
+one compilation: the partitioner's choice of saved values is made once per
+setting on each joint graph (:func:`sweep_partitions`). Only that choice
+reads ``activation_memory_budget`` and the runtime estimator, so the calls
+are those of separate compilations (``tests/test_golden.py`` checks this
+against :func:`capture_model`); a 48-block model is traced once instead of
+fourteen times.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ import contextlib
 import datetime
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +37,7 @@ import torch
 import torch._dynamo
 from torch._functorch import config as functorch_config
 from torch._functorch import partitioners
+from torch.utils._ordered_set import OrderedSet
 
 from knapsack_audit.cases import Case
 from knapsack_audit.golden import fixtures
@@ -153,20 +162,92 @@ def provenance(spec: ModelSpec, budget: float, estimator: str, command: str) -> 
     }
 
 
-def capture_file(
+Setting = tuple[float, str]
+"""``(activation_memory_budget, runtime estimator)``."""
+
+
+@contextlib.contextmanager
+def sweep_partitions(settings: Sequence[Setting]) -> Iterator[dict[Setting, list[RecordedCall]]]:
+    """Also choose the saved values of every joint graph compiled meanwhile under each setting.
+
+    Wraps the partitioner's module global ``choose_saved_values_set`` (the
+    function that calls the knapsack). For each setting it runs the original
+    under :func:`budget_config` with that budget on the same joint graph and
+    appends the solver calls to that setting's list; then it makes the
+    compilation's own choice, so the compilation proceeds unchanged.
+
+    The three min cuts that do not depend on the knapsack's answer
+    (``solve_min_cut`` without ``dont_ban``; they read neither the budget nor
+    the estimator) are computed once per graph and reused across settings:
+    they are most of the partitioner's time on a deep model.
+    """
+    original_choose = partitioners.choose_saved_values_set
+    original_min_cut = partitioners.solve_min_cut
+    recorded: dict[Setting, list[RecordedCall]] = {setting: [] for setting in settings}
+
+    def sweeping(joint_graph: Any, node_info: Any, memory_budget: float = 1) -> Any:
+        cuts: dict[tuple[Any, ...], tuple[list[torch.fx.Node], OrderedSet[torch.fx.Node]]] = {}
+
+        def reused_min_cut(
+            joint_graph: torch.fx.Graph,
+            node_info: partitioners.NodeInfo,
+            min_cut_options: partitioners.MinCutOptions,
+            dont_ban: OrderedSet[torch.fx.Node] | None = None,
+        ) -> tuple[list[torch.fx.Node], OrderedSet[torch.fx.Node]]:
+            if dont_ban:
+                return original_min_cut(joint_graph, node_info, min_cut_options, dont_ban)
+            key = astuple(min_cut_options)
+            if key not in cuts:
+                cuts[key] = original_min_cut(joint_graph, node_info, min_cut_options)
+            return cuts[key]
+
+        partitioners.solve_min_cut = reused_min_cut
+        try:
+            for budget, estimator in settings:
+                with budget_config(budget, estimator), record_solver_calls() as calls:
+                    original_choose(joint_graph, node_info, memory_budget=budget)
+                recorded[(budget, estimator)] += calls
+        finally:
+            partitioners.solve_min_cut = original_min_cut
+        return original_choose(joint_graph, node_info, memory_budget)
+
+    partitioners.choose_saved_values_set = sweeping
+    try:
+        yield recorded
+    finally:
+        partitioners.choose_saved_values_set = original_choose
+
+
+def capture_sweep(
+    spec: ModelSpec, settings: Sequence[Setting]
+) -> dict[Setting, list[RecordedCall]]:
+    """Every knapsack call of ``spec`` under each setting, from one compilation."""
+    with (
+        functorch_config.patch(enable_autograd_cache=False),
+        sweep_partitions(settings) as recorded,
+    ):
+        compile_and_step(spec)
+    torch._dynamo.reset()
+    return recorded
+
+
+def file_records(
     spec: ModelSpec,
     estimator: str,
+    recorded: dict[Setting, list[RecordedCall]],
     command: str,
-    budgets: Sequence[float] = BUDGETS,
 ) -> list[dict[str, Any]]:
-    """The deduplicated fixture records of one model and estimator, all budgets."""
+    """The deduplicated fixture records of one model and estimator, budgets in sweep order."""
     captured: list[tuple[Case, dict[str, Any], tuple[float, list[int], list[int]]]] = []
-    for budget in budgets:
-        for call in capture_model(spec, budget, estimator):
+    for (budget, setting_estimator), calls in recorded.items():
+        if setting_estimator != estimator:
+            continue
+        origin = provenance(spec, budget, estimator, command)
+        for call in calls:
             captured.append(
                 (
                     Case(call.memory, call.runtime, call.max_memory),
-                    provenance(spec, budget, estimator, command),
+                    origin,
                     (call.value, list(call.saved), list(call.recomputable)),
                 )
             )
@@ -183,20 +264,25 @@ def capture_all(
     estimators: Sequence[str] = ESTIMATORS,
     log: Callable[[str], None] = print,
 ) -> list[Path]:
-    """Capture every model and estimator; write one fixture file for each pair."""
+    """Capture every model at every budget and estimator; one fixture file per (model, estimator).
+
+    Each model is compiled once (:func:`capture_sweep`); ``log`` gets the
+    capture time per model (tests/golden/README.md records them).
+    """
     directory.mkdir(parents=True, exist_ok=True)
+    settings = [(budget, estimator) for estimator in estimators for budget in BUDGETS]
     written = []
     for spec in models:
+        started = time.perf_counter()
+        recorded = capture_sweep(spec, settings)
+        elapsed = time.perf_counter() - started
         for estimator in estimators:
-            started = time.perf_counter()
-            records = capture_file(spec, estimator, command)
+            records = file_records(spec, estimator, recorded, command)
             path = fixtures.write_file(directory / f"{spec.name}-{estimator}", records)
             sizes = sorted({len(record["memory"]) for record in records})
-            log(
-                f"{path.name}: {len(records)} calls, items {sizes}, "
-                f"{time.perf_counter() - started:.1f} s"
-            )
+            log(f"{path.name}: {len(records)} calls, items {sizes}")
             written.append(path)
+        log(f"{spec.name}: captured in {elapsed:.1f} s")
     return written
 
 

@@ -1,7 +1,9 @@
 """Golden fixtures: knapsack calls captured from real compilations, stored exactly.
 
 One file per (model, runtime estimator), ``<model>-<estimator>.json`` (or
-``.json.gz`` when large), under ``tests/golden/fixtures/``. A file holds
+``.json.gz`` when large), in the package data folder ``knapsack_audit/golden/data``
+(read through :mod:`importlib.resources`, so the same files are found in a
+source checkout and in an installed wheel). A file holds
 ``{"format": 1, "calls": [...]}``; each call (one *fixture*) is::
 
     {
@@ -23,7 +25,9 @@ give integer runtimes, and they stay integers. Identical calls (same
 from __future__ import annotations
 
 import gzip
+import importlib.resources
 import json
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -32,6 +36,11 @@ from typing import Any
 
 from knapsack_audit.cases import Case
 from knapsack_audit.reference import exact_optimum, quantize
+
+if sys.version_info >= (3, 11):
+    from importlib.resources.abc import Traversable
+else:
+    from importlib.abc import Traversable
 
 FORMAT = 1
 PROVENANCE_FIELDS: tuple[str, ...] = (
@@ -50,9 +59,30 @@ GZIP_THRESHOLD_BYTES = 256 * 1024
 """Files whose JSON exceeds this size are written gzip-compressed."""
 
 
-def default_directory() -> Path:
-    """``tests/golden/fixtures`` of the source checkout this package lives in."""
-    return Path(__file__).resolve().parents[2] / "tests" / "golden" / "fixtures"
+DATA_PACKAGE = "knapsack_audit.golden"
+DATA_FOLDER = "data"
+
+
+def default_directory() -> Traversable:
+    """The fixtures shipped with the package: ``knapsack_audit/golden/data``.
+
+    Found through :func:`importlib.resources.files`, so it works from a source
+    checkout (an editable install maps the package to the checkout) and from
+    an installed wheel alike.
+    """
+    return importlib.resources.files(DATA_PACKAGE) / DATA_FOLDER
+
+
+def writable_directory() -> Path:
+    """:func:`default_directory` as a file-system path, for the commands that write fixtures.
+
+    Raises ``RuntimeError`` when the package is not on the file system (a
+    zipped install), where fixtures can only be read.
+    """
+    directory = default_directory()
+    if not isinstance(directory, Path):
+        raise RuntimeError(f"the fixture folder {directory} is not on the file system; use --out")
+    return directory
 
 
 @dataclass(frozen=True)
@@ -127,16 +157,19 @@ def write_file(path_stem: Path, records: Sequence[dict[str, Any]]) -> Path:
     return plain
 
 
-def fixture_files(directory: Path) -> list[Path]:
+def fixture_files(directory: Traversable) -> list[Traversable]:
     """Every fixture file in ``directory``, sorted by name."""
     return sorted(
-        path
-        for path in directory.iterdir()
-        if path.name.endswith((".json", ".json.gz")) and not path.name.startswith("expected")
+        (
+            path
+            for path in directory.iterdir()
+            if path.name.endswith((".json", ".json.gz")) and not path.name.startswith("expected")
+        ),
+        key=lambda path: path.name,
     )
 
 
-def read_file(path: Path) -> list[dict[str, Any]]:
+def read_file(path: Traversable) -> list[dict[str, Any]]:
     """The raw call records of one fixture file."""
     raw = gzip.decompress(path.read_bytes()) if path.name.endswith(".gz") else path.read_bytes()
     document = json.loads(raw)
@@ -162,7 +195,7 @@ def from_record(record: dict[str, Any], source: str) -> Fixture:
     )
 
 
-def load(directory: Path | None = None) -> list[Fixture]:
+def load(directory: Traversable | None = None) -> list[Fixture]:
     """Every fixture in ``directory`` (default :func:`default_directory`)."""
     directory = default_directory() if directory is None else directory
     return [

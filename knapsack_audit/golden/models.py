@@ -1,4 +1,4 @@
-"""The model zoo compiled by the golden capture: small, CPU-fast, deterministic.
+"""The model zoo compiled by the golden capture: deterministic, CPU-sized.
 
 Each :class:`ModelSpec` builds a fresh module (parameters from a fixed seed)
 and its inputs, so a re-capture on the same torch version reproduces the
@@ -9,6 +9,12 @@ unrolled recurrence (``gru``), random number generation (``dropout_mlp``), a
 residual stack with GELU (``resnet_mlp``), an LSTM (``lstm``), PyTorch's
 encoder layers (``sdpa_encoder``), MLP-Mixer blocks (``mixer``) and one graph
 large enough that a single knapsack call has over 300 items (``deep_narrow``).
+
+:data:`REAL_SCALE_ZOO` (issue #11) keeps the depth of real models (GPT-2 XL,
+LLaMA-3, Mixtral, ViT-L, ResNet-101) and shrinks width and sequence length to
+fit a CPU: their repeated blocks give the partitioner calls of hundreds of
+items weighing a few units each, the workload where upstream's Hirschberg
+solver goes over budget.
 """
 
 from __future__ import annotations
@@ -249,7 +255,300 @@ class Mixer(nn.Module):
         return x
 
 
-ZOO: tuple[ModelSpec, ...] = (
+class CausalSelfAttention(nn.Module):
+    """GPT-2 attention: one fused QKV projection, a causal mask, an output projection."""
+
+    mask: torch.Tensor
+
+    def __init__(self, width: int, heads: int, length: int) -> None:
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(width, 3 * width)
+        self.proj = nn.Linear(width, width)
+        self.register_buffer("mask", torch.ones(length, length, dtype=torch.bool).tril())
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        batch, length, width = x.shape
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        shape = (batch, length, self.heads, width // self.heads)
+        q, k, v = (t.reshape(shape).transpose(1, 2) for t in (q, k, v))
+        scores = (q @ k.transpose(-2, -1)) / (width // self.heads) ** 0.5
+        scores = scores.masked_fill(~self.mask[:length, :length], float("-inf"))
+        attention = scores.softmax(dim=-1) @ v
+        return self.proj(attention.transpose(1, 2).reshape(batch, length, width))  # type: ignore[no-any-return]
+
+
+class GPT2Block(nn.Module):
+    """GPT-2 block: pre-norm causal attention and a 4x GELU (tanh) MLP, both residual."""
+
+    def __init__(self, width: int, heads: int, length: int) -> None:
+        super().__init__()
+        self.norm1 = nn.LayerNorm(width)
+        self.attention = CausalSelfAttention(width, heads, length)
+        self.norm2 = nn.LayerNorm(width)
+        self.up = nn.Linear(width, 4 * width)
+        self.down = nn.Linear(4 * width, width)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = x + self.attention(self.norm1(x))
+        hidden = nn.functional.gelu(self.up(self.norm2(x)), approximate="tanh")
+        return x + self.down(hidden)  # type: ignore[no-any-return]
+
+
+class GPT2(nn.Module):
+    """A GPT-2-style decoder: learned positions, ``depth`` blocks, final norm, tied-size head.
+
+    GPT-2 XL has 48 blocks of width 1600; we keep the depth and the width
+    ratios (4x MLP, 64-wide heads become ``width // heads``) and shrink width.
+    """
+
+    def __init__(self, width: int, heads: int, depth: int, length: int, vocabulary: int) -> None:
+        super().__init__()
+        self.position = nn.Parameter(torch.randn(length, width) * 0.02)
+        self.blocks = nn.Sequential(*(GPT2Block(width, heads, length) for _ in range(depth)))
+        self.norm = nn.LayerNorm(width)
+        self.head = nn.Linear(width, vocabulary, bias=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = x + self.position[: x.shape[1]]
+        return self.head(self.norm(self.blocks(x)))  # type: ignore[no-any-return]
+
+
+class RMSNorm(nn.Module):
+    """Root-mean-square layer norm (LLaMA): ``x / sqrt(mean(x**2) + eps) * g``."""
+
+    def __init__(self, width: int, eps: float = 1e-6) -> None:
+        super().__init__()
+        self.eps = eps
+        self.gain = nn.Parameter(torch.ones(width))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.gain
+
+
+def rotate_half(x: torch.Tensor) -> torch.Tensor:
+    """``(x1, x2) -> (-x2, x1)`` over the last dimension's halves (rotary embeddings)."""
+    first, second = x.chunk(2, dim=-1)
+    return torch.cat((-second, first), dim=-1)
+
+
+class GroupedQueryAttention(nn.Module):
+    """LLaMA attention: rotary embeddings on q and k, ``kv_heads`` shared by the query heads."""
+
+    cos: torch.Tensor
+    sin: torch.Tensor
+
+    def __init__(self, width: int, heads: int, kv_heads: int, length: int) -> None:
+        super().__init__()
+        self.heads, self.kv_heads, self.head_width = heads, kv_heads, width // heads
+        self.q = nn.Linear(width, width, bias=False)
+        self.k = nn.Linear(width, kv_heads * self.head_width, bias=False)
+        self.v = nn.Linear(width, kv_heads * self.head_width, bias=False)
+        self.o = nn.Linear(width, width, bias=False)
+        inverse = 1.0 / 10000 ** (torch.arange(0, self.head_width, 2) / self.head_width)
+        angles = torch.outer(torch.arange(length, dtype=torch.float32), inverse)
+        angles = torch.cat((angles, angles), dim=-1)
+        self.register_buffer("cos", angles.cos())
+        self.register_buffer("sin", angles.sin())
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        batch, length, width = x.shape
+        q = self.q(x).reshape(batch, length, self.heads, self.head_width).transpose(1, 2)
+        kv_shape = (batch, length, self.kv_heads, self.head_width)
+        k = self.k(x).reshape(kv_shape).transpose(1, 2)
+        v = self.v(x).reshape(kv_shape).transpose(1, 2)
+        cos, sin = self.cos[:length], self.sin[:length]
+        q = q * cos + rotate_half(q) * sin
+        k = k * cos + rotate_half(k) * sin
+        group = self.heads // self.kv_heads
+        k, v = k.repeat_interleave(group, dim=1), v.repeat_interleave(group, dim=1)
+        attention = nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)
+        return self.o(attention.transpose(1, 2).reshape(batch, length, width))  # type: ignore[no-any-return]
+
+
+class SwiGLU(nn.Module):
+    """LLaMA MLP: ``down(silu(gate(x)) * up(x))``."""
+
+    def __init__(self, width: int, hidden: int) -> None:
+        super().__init__()
+        self.gate = nn.Linear(width, hidden, bias=False)
+        self.up = nn.Linear(width, hidden, bias=False)
+        self.down = nn.Linear(hidden, width, bias=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.down(nn.functional.silu(self.gate(x)) * self.up(x))  # type: ignore[no-any-return]
+
+
+class LlamaBlock(nn.Module):
+    """Pre-RMSNorm block: grouped-query attention with rotary embeddings, SwiGLU MLP."""
+
+    def __init__(self, width: int, heads: int, kv_heads: int, hidden: int, length: int) -> None:
+        super().__init__()
+        self.norm1 = RMSNorm(width)
+        self.attention = GroupedQueryAttention(width, heads, kv_heads, length)
+        self.norm2 = RMSNorm(width)
+        self.mlp = SwiGLU(width, hidden)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = x + self.attention(self.norm1(x))
+        return x + self.mlp(self.norm2(x))  # type: ignore[no-any-return]
+
+
+class Llama(nn.Module):
+    """A LLaMA-style decoder: RMSNorm, SwiGLU, rotary embeddings, grouped-query attention.
+
+    LLaMA-2 70B has 80 blocks, 64 query heads sharing 8 key/value heads and an
+    MLP 3.5x wide; we keep the depth and the ratios and shrink the width.
+    """
+
+    def __init__(
+        self, width: int, heads: int, kv_heads: int, hidden: int, depth: int, length: int
+    ) -> None:
+        super().__init__()
+        self.blocks = nn.Sequential(
+            *(LlamaBlock(width, heads, kv_heads, hidden, length) for _ in range(depth))
+        )
+        self.norm = RMSNorm(width)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.norm(self.blocks(x))  # type: ignore[no-any-return]
+
+
+class VisionTransformer(nn.Module):
+    """A ViT: patch embedding (strided conv), class token, positions, pre-norm blocks.
+
+    ViT-L/16 has 24 blocks; we keep the depth, the 4x MLP and 16x16 patches
+    become 8x8 on a 32x32 image.
+    """
+
+    def __init__(self, width: int, heads: int, depth: int, image: int, patch: int) -> None:
+        super().__init__()
+        tokens = (image // patch) ** 2 + 1
+        self.embed = nn.Conv2d(3, width, patch, stride=patch)
+        self.cls = nn.Parameter(torch.zeros(1, 1, width))
+        self.position = nn.Parameter(torch.randn(1, tokens, width) * 0.02)
+        self.blocks = nn.Sequential(*(Block(width, heads) for _ in range(depth)))
+        self.norm = nn.LayerNorm(width)
+        self.head = nn.Linear(width, 10)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        patches = self.embed(x).flatten(2).transpose(1, 2)
+        cls = self.cls.expand(x.shape[0], -1, -1)
+        tokens = torch.cat((cls, patches), dim=1) + self.position
+        return self.head(self.norm(self.blocks(tokens))[:, 0])  # type: ignore[no-any-return]
+
+
+class Bottleneck(nn.Module):
+    """ResNet bottleneck: 1x1, 3x3 (strided), 1x1 convs with batch norm, projected shortcut."""
+
+    def __init__(self, inputs: int, width: int, stride: int) -> None:
+        super().__init__()
+        outputs = 4 * width
+        self.body = nn.Sequential(
+            nn.Conv2d(inputs, width, 1, bias=False),
+            nn.BatchNorm2d(width),
+            nn.ReLU(),
+            nn.Conv2d(width, width, 3, stride=stride, padding=1, bias=False),
+            nn.BatchNorm2d(width),
+            nn.ReLU(),
+            nn.Conv2d(width, outputs, 1, bias=False),
+            nn.BatchNorm2d(outputs),
+        )
+        self.shortcut: nn.Module = nn.Identity()
+        if stride != 1 or inputs != outputs:
+            self.shortcut = nn.Sequential(
+                nn.Conv2d(inputs, outputs, 1, stride=stride, bias=False), nn.BatchNorm2d(outputs)
+            )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return nn.functional.relu(self.body(x) + self.shortcut(x))
+
+
+class ResNet(nn.Module):
+    """A ResNet of bottleneck stages (ResNet-101: 3, 4, 23, 3 blocks) with batch norm.
+
+    Stage widths ``base * (1, 2, 4, 8)`` as in the paper, with a small ``base``.
+    """
+
+    def __init__(self, base: int, stages: tuple[int, ...]) -> None:
+        super().__init__()
+        layers: list[nn.Module] = [
+            nn.Conv2d(3, base, 3, padding=1, bias=False),
+            nn.BatchNorm2d(base),
+            nn.ReLU(),
+        ]
+        inputs = base
+        for stage, blocks in enumerate(stages):
+            width = base * 2**stage
+            for block in range(blocks):
+                layers.append(Bottleneck(inputs, width, 2 if block == 0 and stage > 0 else 1))
+                inputs = 4 * width
+        self.features = nn.Sequential(*layers)
+        self.head = nn.Linear(inputs, 10)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(x).mean(dim=(2, 3)))  # type: ignore[no-any-return]
+
+
+class MixtureOfExperts(nn.Module):
+    """A sparse MoE MLP (Mixtral): a router picks the top-k of ``experts`` SwiGLU experts per token.
+
+    The routing is written densely (every expert runs on every token and is
+    weighted by its gate, zero unless chosen), the form that compiles into
+    one static graph; the gates are the renormalized top-k router softmax.
+    """
+
+    def __init__(self, width: int, hidden: int, experts: int, top: int) -> None:
+        super().__init__()
+        self.top = top
+        self.router = nn.Linear(width, experts, bias=False)
+        self.experts = nn.ModuleList(SwiGLU(width, hidden) for _ in range(experts))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        probabilities = self.router(x).softmax(dim=-1)
+        weights, chosen = probabilities.topk(self.top, dim=-1)
+        weights = weights / weights.sum(dim=-1, keepdim=True)
+        gates = torch.zeros_like(probabilities).scatter(-1, chosen, weights)
+        out = torch.zeros_like(x)
+        for index, expert in enumerate(self.experts):
+            out = out + gates[..., index : index + 1] * expert(x)
+        return out
+
+
+class MoEBlock(nn.Module):
+    """A Mixtral block: pre-RMSNorm grouped-query attention, then the MoE MLP."""
+
+    def __init__(
+        self, width: int, heads: int, kv_heads: int, hidden: int, length: int, experts: int
+    ) -> None:
+        super().__init__()
+        self.norm1 = RMSNorm(width)
+        self.attention = GroupedQueryAttention(width, heads, kv_heads, length)
+        self.norm2 = RMSNorm(width)
+        self.moe = MixtureOfExperts(width, hidden, experts, top=2)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = x + self.attention(self.norm1(x))
+        return x + self.moe(self.norm2(x))  # type: ignore[no-any-return]
+
+
+class Mixtral(nn.Module):
+    """A Mixtral-style decoder: ``depth`` MoE blocks (Mixtral 8x7B: 32 blocks, 8 experts, top 2)."""
+
+    def __init__(
+        self, width: int, heads: int, kv_heads: int, hidden: int, depth: int, length: int
+    ) -> None:
+        super().__init__()
+        self.blocks = nn.Sequential(
+            *(MoEBlock(width, heads, kv_heads, hidden, length, experts=8) for _ in range(depth))
+        )
+        self.norm = RMSNorm(width)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.norm(self.blocks(x))  # type: ignore[no-any-return]
+
+
+SMALL_ZOO: tuple[ModelSpec, ...] = (
     ModelSpec("mlp", MLP, ((32, 64),)),
     ModelSpec("mlp_wide", partial(MLP, 96), ((16, 96),)),
     ModelSpec("transformer", Transformer, ((4, 16, 32),)),
@@ -262,6 +561,43 @@ ZOO: tuple[ModelSpec, ...] = (
     ModelSpec("mixer", Mixer, ((4, 16, 24),)),
     ModelSpec("deep_narrow", DeepNarrow, ((4, 8),)),
 )
+"""Small graphs of many shapes (issue #6): weights of tens to hundreds of units."""
+
+LENGTH = 32
+"""Sequence length of the real-scale language models (shrunk, like their width)."""
+
+REAL_SCALE_ZOO: tuple[ModelSpec, ...] = (
+    ModelSpec(
+        "gpt2_48",
+        partial(GPT2, width=64, heads=4, depth=48, length=LENGTH, vocabulary=256),
+        ((2, LENGTH, 64),),
+    ),
+    ModelSpec(
+        "llama_32",
+        partial(Llama, width=64, heads=8, kv_heads=2, hidden=224, depth=32, length=LENGTH),
+        ((2, LENGTH, 64),),
+    ),
+    ModelSpec(
+        "mixtral_32",
+        partial(Mixtral, width=32, heads=4, kv_heads=1, hidden=112, depth=32, length=LENGTH),
+        ((2, LENGTH, 32),),
+    ),
+    ModelSpec(
+        "vit_24",
+        partial(VisionTransformer, width=64, heads=4, depth=24, image=32, patch=8),
+        ((4, 3, 32, 32),),
+    ),
+    ModelSpec("resnet_101", partial(ResNet, base=8, stages=(3, 4, 23, 3)), ((4, 3, 32, 32),)),
+)
+"""Real depth at shrunk width and sequence length (issue #11): hundreds of items of a few units.
+
+``gpt2_48``: GPT-2 XL's 48 blocks; ``llama_32``: LLaMA-3 8B's 32 blocks, 4
+query heads per key/value head, a 3.5x SwiGLU MLP; ``mixtral_32``: Mixtral
+8x7B's 32 blocks of 8 experts, top 2; ``vit_24``: ViT-L's 24 blocks;
+``resnet_101``: ResNet-101's bottleneck stages (3, 4, 23, 3).
+"""
+
+ZOO: tuple[ModelSpec, ...] = SMALL_ZOO + REAL_SCALE_ZOO
 """Every model the golden capture compiles, by fixture name."""
 
 
