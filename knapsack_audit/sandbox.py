@@ -9,7 +9,7 @@ protection             how
 read-only file system  ``--ro-bind / /``: the solver can read, not write or
                        delete, anything outside its private ``/tmp``
 private temporary dir  ``--tmpfs /tmp`` (and ``TMPDIR=/tmp``), gone with it
-no network             ``--unshare-net``: only a loopback device, down
+no network             ``--unshare-net``: a loopback device of its own only
 own PID namespace      ``--unshare-pid``: it sees only its own processes, so
                        it cannot signal the auditor; when its init ends, the
                        kernel kills everything left in the namespace
