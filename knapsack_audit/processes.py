@@ -25,7 +25,6 @@ import os
 import signal
 import sys
 import time
-from pathlib import Path
 
 _PR_SET_PDEATHSIG = 1
 """``prctl`` option: the signal this process gets when its parent dies."""
@@ -62,18 +61,35 @@ def become_subreaper() -> None:
 
 
 def children(pid: int) -> list[int]:
-    """Direct children of ``pid`` (every thread's), from ``/proc``; zombies included."""
+    """Direct children of ``pid`` (every thread's), from ``/proc``; zombies included.
+
+    Plain ``os`` calls: this runs after every solver call.
+    """
     found: list[int] = []
+    tasks = f"/proc/{pid}/task"
     try:
-        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+        threads = os.listdir(tasks)
     except OSError:
         return found
-    for task in tasks:
+    for thread in threads:
         try:
-            found += [int(child) for child in (task / "children").read_text().split()]
+            fd = os.open(f"{tasks}/{thread}/children", os.O_RDONLY)
         except OSError:
             continue
+        try:
+            found += [int(child) for child in _read_all(fd).split()]
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
     return found
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 1 << 16):
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def descendants(pid: int) -> list[int]:
@@ -89,7 +105,8 @@ def descendants(pid: int) -> list[int]:
 
 def _is_zombie(pid: int) -> bool:
     try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as status:
+            stat = status.read()
     except OSError:
         return True  # already gone
     return stat.rpartition(")")[2].split()[0] in ("Z", "X")
