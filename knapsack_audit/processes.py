@@ -112,6 +112,14 @@ def _is_zombie(pid: int) -> bool:
     return stat.rpartition(")")[2].split()[0] in ("Z", "X")
 
 
+def _has_children() -> bool:
+    try:
+        os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:
+        return False
+    return True
+
+
 def _reap_children() -> None:
     """``waitpid`` every child that has exited, without blocking."""
     while True:
@@ -128,8 +136,12 @@ def kill_descendants() -> int:
 
     Freezing is not needed: each round kills what it sees, and a process
     forked meanwhile is a child of a killed one, so it is re-parented to us
-    (a subreaper) and seen in the next round.
+    (a subreaper) and seen in the next round. Fast path (one system call,
+    the usual case after a call): with no child at all, living or zombie,
+    there is no descendant either, since orphans are re-parented to us.
     """
+    if not _has_children():
+        return 0
     killed: set[int] = set()
     me = os.getpid()
     deadline = time.monotonic() + SWEEP_SECONDS
