@@ -290,8 +290,19 @@ def value_consistency(outcome: Outcome, case: Case, judge: Judge) -> list[Findin
                 case,
             )
         ]
-    if not math.isfinite(float(value)):
-        return [Finding("value-consistency", "SPEC 7.2(e)", f"value is {value!r}", case)]
+    try:
+        finite = math.isfinite(float(value))
+    except OverflowError:  # an int or Fraction beyond float64: judged, not fatal
+        finite = False
+    if not finite:
+        return [
+            Finding(
+                "value-consistency",
+                "SPEC 7.2(e)",
+                f"value is {_bounded_repr(value, 80)}, not a finite float64",
+                case,
+            )
+        ]
     exact = saved_value(case, saved)
     returned = Fraction(value) if isinstance(value, numbers.Rational) else Fraction(float(value))
     if judge.exact:

@@ -48,6 +48,8 @@ CORPUS = [
     ("self_referencing", "value-consistency", "value must be a real number, got list"),
     ("returns_generator", "return-shape", "got Opaque: <builtins.generator:"),
     ("raises_every_other_call", "determinism", "raised RuntimeError: odd call"),
+    ("breaks_conversion", "no-crash", "ToolFailure: knapsack-audit failed while handling"),
+    ("huge_value", "value-consistency", "value is 1000000000"),
     ("prints", None, ""),
 ]
 SANDBOX_ONLY = [
@@ -137,7 +139,7 @@ def _check_verdict(
 def test_hostile_solver_default_isolation(
     default_run: tuple[Run, dict[str, Any]], solver: str, prop: str | None, words: str
 ) -> None:
-    """SPEC 7.2, 7.2(a), 7.2(b), 8.1: the right property fails, for the right reason,
+    """SPEC 7.2, 7.2(a), 7.2(b), 7.2(e), 8.1: the right property fails, for the right reason,
     and the audit leaves no process behind (checked by ``knapsack_audit``)."""
     run, document = default_run
     _check_verdict(run, document, solver, prop, words)
