@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 from test_cli import QUICK, Run, findings_by_property, knapsack_audit
 
+from knapsack_audit.captured import KEEP_BYTES, CapturedStream
 from knapsack_audit.cases import Case
 from knapsack_audit.isolation import Oversized, portable
 from knapsack_audit.properties import Outcome, determinism, partition
@@ -286,3 +287,39 @@ def test_our_solvers_honour_the_address_space_limit() -> None:
         assert outcomes[solver].startswith("BudgetTooLargeError: "), outcomes[solver]
         assert "(RLIMIT_AS " in outcomes[solver] and "in use (VmSize))" in outcomes[solver]
     assert outcomes["unchecked"].startswith("MemoryError: torch could not allocate")
+
+
+# --- units: the process tree and the output buffers -----------------------------------
+
+_ORPHAN_SWEEP = """
+import os, subprocess, time
+from knapsack_audit.processes import become_subreaper, descendants, kill_descendants
+become_subreaper()
+subprocess.run(["sh", "-c", "setsid sleep 60 & sleep 60 &"], check=True)
+deadline = time.monotonic() + 10
+while len(descendants(os.getpid())) < 2 and time.monotonic() < deadline:
+    time.sleep(0.01)
+orphans = descendants(os.getpid())
+print(len(orphans), kill_descendants(), len(descendants(os.getpid())), kill_descendants())
+"""
+
+
+def test_subreaper_adopts_and_kills_orphans_even_after_setsid() -> None:
+    """SPEC 7.2 (isolation): the shell exits at once, so its two sleeps are orphans,
+    one in a session of its own; the subreaper adopts both, kills and reaps them,
+    and a second sweep finds nothing (fast path)."""
+    completed = subprocess.run(
+        [sys.executable, "-c", _ORPHAN_SWEEP], capture_output=True, text=True, timeout=60
+    )
+    assert completed.stdout.split() == ["2", "2", "0", "0"], completed.stderr
+
+
+def test_captured_stream_keeps_head_and_tail_and_counts_all() -> None:
+    """The first and last KEEP_BYTES survive, the middle is only counted."""
+    stream = CapturedStream("stdout")
+    stream.add(b"H" * KEEP_BYTES + b"M" * (10 * KEEP_BYTES))
+    stream.add(b"T" * (KEEP_BYTES - 1) + b"!")
+    summary = stream.summary()
+    assert summary.total_bytes == 12 * KEEP_BYTES
+    assert summary.head == "H" * KEEP_BYTES
+    assert summary.tail == "T" * (KEEP_BYTES - 1) + "!"
