@@ -301,7 +301,8 @@ def _worker_main(connection: Connection, target: Target, memory_limit: int | Non
         try:
             connection.send(reply)
         except Exception as error:
-            connection.send(("tool-error", f"sending the answer: {type(error).__name__}: {error}"))
+            cause = f"sending the answer: {type(error).__name__}: {_text(error)}"
+            connection.send(("tool-error", cause))
 
 
 def _answer(solver: Any, request: tuple[Any, Any, Any], limit_note: str) -> tuple[Any, ...]:
@@ -311,9 +312,9 @@ def _answer(solver: Any, request: tuple[Any, Any, Any], limit_note: str) -> tupl
     try:
         result = solver(memory, runtime, max_memory)
     except MemoryError as error:
-        return ("raised", "MemoryError", f"out of memory{limit_note} {error}".strip())
+        return ("raised", "MemoryError", f"out of memory{limit_note} {_text(error)}".strip())
     except (Exception, SystemExit) as error:
-        return ("raised", type(error).__name__, str(error))
+        return ("raised", type(error).__name__, _text(error))
     max_entries = len(before[0]) + SPARE_ENTRIES
     try:
         mutated = None
@@ -321,7 +322,20 @@ def _answer(solver: Any, request: tuple[Any, Any, Any], limit_note: str) -> tupl
             mutated = (portable(memory, max_entries), portable(runtime, max_entries))
         return ("returned", portable(result, max_entries), mutated)
     except Exception as error:
-        return ("tool-error", f"converting the answer: {type(error).__name__}: {error}")
+        return ("tool-error", f"converting the answer: {type(error).__name__}: {_text(error)}")
+
+
+MAX_MESSAGE_CHARS = 2000
+"""An exception message longer than this is cut (a solver may raise a huge one)."""
+
+
+def _text(error: BaseException) -> str:
+    """``str(error)``, cut to :data:`MAX_MESSAGE_CHARS`; a failing ``str`` is described."""
+    try:
+        text = str(error)
+    except Exception as failure:
+        return f"<str of the exception failed: {type(failure).__name__}>"
+    return text if len(text) <= MAX_MESSAGE_CHARS else text[:MAX_MESSAGE_CHARS] + "..."
 
 
 class IsolatedSolver:
