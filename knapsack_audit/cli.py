@@ -22,6 +22,7 @@ from knapsack_audit.compare_report import print_compare, provenance, write_compa
 from knapsack_audit.families import EFFORTS
 from knapsack_audit.isolation import DEFAULT_CALL_TIMEOUT, DEFAULT_MEMORY_LIMIT
 from knapsack_audit.reports import report_format, write_report
+from knapsack_audit.sandbox import SandboxUnavailable, require_sandbox, sandbox_problem
 from knapsack_audit.targets import TargetError, parse_targets
 from knapsack_audit.terminal import print_report, print_summary, progress_display
 from knapsack_audit.verify import (
@@ -92,7 +93,7 @@ def positive_int(text: str) -> int:
     return value
 
 
-def add_audit_options(parser: argparse.ArgumentParser) -> None:
+def add_audit_options(parser: argparse.ArgumentParser, sandbox_default: str) -> None:
     """Search effort and isolation options, shared by ``verify`` and ``report``."""
     effort = parser.add_argument_group("search effort")
     effort.add_argument(
@@ -137,6 +138,14 @@ def add_audit_options(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_MEMORY_LIMIT,
         metavar="SIZE",
         help="the worker's address-space limit (RLIMIT_AS), e.g. 4GiB; 0 for none (default 4GiB)",
+    )
+    isolation.add_argument(
+        "--sandbox",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="run the solver under bubblewrap (bwrap): read-only file system but a private "
+        "/tmp, no network, own PID namespace; see docs/CLI.md, 'Threat model' "
+        f"(default {sandbox_default})",
     )
 
 
@@ -189,7 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="also write a report; format by extension: .json, .md or .xml (JUnit); repeatable",
     )
     verify.add_argument("--quiet", action="store_true", help="no progress display")
-    add_audit_options(verify)
+    add_audit_options(verify, "off")
     report = commands.add_parser(
         "report",
         help="release audit of the installed torch's solvers and ours, as Markdown",
@@ -199,7 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     report.add_argument("--output", required=True, metavar="PATH.md", help="Markdown file")
     report.add_argument("--quiet", action="store_true", help="no progress display")
-    add_audit_options(report)
+    add_audit_options(report, "on where bwrap works")
     add_compare_parser(commands)
     golden = commands.add_parser(
         "golden",
@@ -361,8 +370,26 @@ def run_compare_command(arguments: argparse.Namespace, parser: argparse.Argument
     return report.exit_code
 
 
+def use_sandbox(arguments: argparse.Namespace) -> bool:
+    """``--sandbox`` as asked; unset: on for ``report`` where it works, off for ``verify``.
+
+    Raises:
+        SandboxUnavailable: ``--sandbox`` was given and cannot work here.
+    """
+    if arguments.sandbox:
+        require_sandbox()
+        return True
+    if arguments.sandbox is None and arguments.command == "report":
+        return sandbox_problem() is None
+    return False
+
+
 def options_from(arguments: argparse.Namespace) -> AuditOptions:
-    """The :class:`AuditOptions` the parsed command line asks for."""
+    """The :class:`AuditOptions` the parsed command line asks for.
+
+    Raises:
+        SandboxUnavailable: ``--sandbox`` was given and cannot work here.
+    """
     return AuditOptions(
         max_examples=arguments.max_examples,
         time_budget=arguments.time_budget,
@@ -371,6 +398,7 @@ def options_from(arguments: argparse.Namespace) -> AuditOptions:
         memory_limit=arguments.memory_limit,
         exact=getattr(arguments, "exact", None),
         domain=getattr(arguments, "domain", None),
+        sandbox=use_sandbox(arguments),
     )
 
 
@@ -380,13 +408,14 @@ def run_verify(arguments: argparse.Namespace, parser: argparse.ArgumentParser) -
         for path in arguments.report:
             report_format(path)
         targets = parse_targets(arguments.targets)
+        options = options_from(arguments)
     except (ValueError, TargetError) as error:
         parser.exit(EXIT_UNUSABLE, f"knapsack-audit verify: error: {error}\n")
     console = Console(highlight=False)
     with progress_display(arguments.quiet) as progress:
         reports = verify_all(
             targets,
-            options_from(arguments),
+            options,
             arguments.jobs,
             on_example=progress.example,
             on_done=progress.done,
@@ -415,9 +444,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return golden_main(arguments.golden_arguments)
     from knapsack_audit.release import run_release_report
 
-    return run_release_report(
-        arguments.output, options_from(arguments), arguments.jobs, arguments.quiet
-    )
+    try:
+        options = options_from(arguments)
+    except SandboxUnavailable as error:
+        parser.exit(EXIT_UNUSABLE, f"knapsack-audit report: error: {error}\n")
+    return run_release_report(arguments.output, options, arguments.jobs, arguments.quiet)
 
 
 if __name__ == "__main__":

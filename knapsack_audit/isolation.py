@@ -2,8 +2,9 @@
 
 The auditing process runs the property engine; the ``solver`` it is given is
 an :class:`IsolatedSolver`, a proxy that sends ``(memory, runtime,
-max_memory)`` over a pipe to a worker process and returns the worker's answer.
-Whatever the solver does, the audit goes on and the failure carries its input:
+max_memory)`` over a socket to a worker process and returns the worker's
+answer. Whatever the solver does, the audit goes on and the failure carries
+its input:
 
 ========================  ===================================================
 solver behaviour          what the proxy does (the engine then reports it)
@@ -13,37 +14,64 @@ raises ``E("msg")``       raises a :class:`SolverFailure` subclass named ``E``
 exceeds the call timeout  kills the worker, raises :class:`SolverTimeout`
 exceeds the memory limit  ``RLIMIT_AS`` turns it into ``MemoryError`` (or the
                           kernel kills the worker: :class:`WorkerDied`)
-``os._exit``, segfault    raises :class:`WorkerDied` with the exit code/signal
+``os._exit``, segfault    raises :class:`WorkerDied` with the exit code/signal,
+                          even if a forked child still holds the socket
+starts processes and      the worker kills them after the call and the proxy
+leaves them running       raises :class:`LeftProcessesRunning` ("left N
+                          processes running"); see :mod:`.processes`
+prints                    the worker's stdout and stderr are pipes into
+                          bounded buffers (:mod:`.captured`); the auditor's
+                          own streams stay clean
 mutates its input lists   the worker sends the changed lists back and the
                           proxy applies them to the caller's lists, so the
                           engine's own check sees it (``no-mutation``, 8.2)
 returns odd types         sent back as they are when the auditing process can
                           unpickle them (numpy integers stay numpy integers);
                           anything else becomes an :class:`Opaque` description
+returns a huge or         conversion is bounded (:func:`portable`): a list
+self-referencing answer   longer than the instance allows arrives as an
+                          :class:`Oversized` (its length only), nesting deeper
+                          than :data:`MAX_DEPTH` as an :class:`Opaque`
+breaks the conversion     the tool's own failure is reported as such, with
+                          its cause: :class:`ToolFailure`
 ========================  ===================================================
 
-A dead or killed worker is restarted for the next call. :meth:`close` (also
-on leaving the ``with`` block) stops the worker, killing it if needed, so no
-process outlives the audit.
+The worker is started with :mod:`subprocess` (``python -c``) in a new session,
+so it leads its own process group, optionally under bubblewrap
+(:mod:`.sandbox`). A dead or killed worker is restarted for the next call.
+:meth:`IsolatedSolver.close` (also on leaving the ``with`` block) stops the
+worker, which first kills its descendants; the proxy then kills the worker's
+process group, so no process outlives the audit (up to a descendant that
+leaves the group *and* outlives a worker that died: only ``--sandbox``'s PID
+namespace catches that one).
 """
 
 from __future__ import annotations
 
-import ctypes
-import multiprocessing
+import os
 import pickle
 import resource
 import signal
+import socket
+import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from multiprocessing.process import BaseProcess
 from types import TracebackType
 from typing import Any
 
+from knapsack_audit.captured import CapturedStream, StreamSummary
 from knapsack_audit.catalog import TargetError, load
 from knapsack_audit.measure import measured_call
+from knapsack_audit.processes import (
+    become_subreaper,
+    die_with_parent,
+    kill_descendants,
+    kill_group,
+)
+from knapsack_audit.sandbox import require_sandbox, sandboxed
 from knapsack_audit.search import SearchStopped
 from knapsack_audit.targets import Target
 
@@ -56,11 +84,22 @@ DEFAULT_MEMORY_LIMIT = 4 * 2**30
 DEFAULT_LOAD_TIMEOUT = 120.0
 """Seconds the worker may take to import the target (torch takes a few)."""
 
-_PR_SET_PDEATHSIG = 1
-"""``prctl`` option: the signal this process gets when its parent dies (Linux)."""
+MAX_DEPTH = 6
+"""Containers nested deeper than this in an answer arrive as :class:`Opaque`.
+A valid answer is 2 deep: a tuple of two lists of ints."""
+
+SPARE_ENTRIES = 64
+"""Entries an answer may hold beyond the instance's ``n`` (a partition of ``n``
+indices has ``n`` entries, plus the value and the tuple itself)."""
+
+MAX_OBJECT_BYTES = 1 << 20
+"""A shipped object (a string, an array) pickling to more than this is described."""
 
 _SHIPPABLE_MODULES = frozenset({"builtins", "numpy", "torch", "fractions", "decimal"})
 """Types from these packages unpickle in the auditing process as they are."""
+
+_POLL_SECONDS = 0.05
+"""How often a waiting proxy checks whether its worker is still alive."""
 
 
 class SolverFailure(Exception):
@@ -73,6 +112,14 @@ class SolverTimeout(SolverFailure):
 
 class WorkerDied(SolverFailure):
     """The worker process ended during the call (``os._exit``, a signal, the OOM killer)."""
+
+
+class LeftProcessesRunning(SolverFailure):
+    """The call returned but left processes running; the worker killed them."""
+
+
+class ToolFailure(SolverFailure):
+    """knapsack-audit itself failed while handling the solver's answer (the cause is named)."""
 
 
 _RAISED_TYPES: dict[str, type[SolverFailure]] = {}
@@ -95,7 +142,7 @@ class Opaque:
 
     Attributes:
         type_name: its type, ``module.QualifiedName``.
-        text: its ``repr``, cut to 200 characters.
+        text: its ``repr``, cut to 200 characters (or why it was not sent).
     """
 
     type_name: str
@@ -105,35 +152,83 @@ class Opaque:
         return f"<{self.type_name}: {self.text}>"
 
 
-def portable(value: Any) -> Any:
+@dataclass(frozen=True, repr=False)
+class Oversized(Sequence[Any]):
+    """A list or tuple in an answer longer than the instance allows: only its length.
+
+    It is a sequence of that length (``len`` works, so the partition check
+    can refuse it, SPEC 7.2(b)) whose entries were not sent: reading one
+    raises :class:`TypeError`.
+    """
+
+    type_name: str
+    length: int
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __getitem__(self, index: object) -> Any:
+        raise TypeError(f"the {self.length} entries of this {self.type_name} were not sent")
+
+    def __repr__(self) -> str:
+        return f"<{self.type_name} of {self.length} entries, not sent>"
+
+
+def portable(value: Any, max_entries: int = 1 << 16) -> Any:
     """``value`` with every part the auditing process cannot unpickle replaced.
 
     Lists and tuples (including named tuples) are rebuilt as plain lists and
     tuples; objects of builtins, numpy, torch, fractions and decimal are kept
-    as they are (the auditing process has those packages); anything else (say
-    a class defined in a file target) becomes an :class:`Opaque`.
+    as they are (the auditing process has those packages) if they pickle to
+    at most :data:`MAX_OBJECT_BYTES`; anything else (say a class defined in a
+    file target) becomes an :class:`Opaque`. Bounded: at most ``max_entries``
+    list and tuple entries in all (a longer container becomes an
+    :class:`Oversized`) and :data:`MAX_DEPTH` levels of nesting, so the work
+    is ``O(max_entries)`` whatever the solver returned (a list holding
+    itself, ``[0] * 10**9``).
     """
-    if isinstance(value, list):
-        return [portable(item) for item in value]
-    if isinstance(value, tuple):
-        return tuple(portable(item) for item in value)
+    return _Converter(max_entries).convert(value, 0)
+
+
+class _Converter:
+    """:func:`portable` with its entry budget."""
+
+    def __init__(self, max_entries: int) -> None:
+        self.remaining = max_entries
+
+    def convert(self, value: Any, depth: int) -> Any:
+        if isinstance(value, (list, tuple)):
+            container = "list" if isinstance(value, list) else "tuple"
+            if depth >= MAX_DEPTH:
+                return Opaque(container, f"nested more than {MAX_DEPTH} levels deep")
+            length = len(value)
+            if length > self.remaining:
+                return Oversized(container, length)
+            self.remaining -= length
+            items = [self.convert(item, depth + 1) for item in value]
+            return items if container == "list" else tuple(items)
+        if type(value).__module__.partition(".")[0] in _SHIPPABLE_MODULES:
+            try:
+                size = len(pickle.dumps(value))
+            except Exception:
+                return _describe(value)
+            if size > MAX_OBJECT_BYTES:
+                return Opaque(_type_name(value), f"{size} bytes pickled, not sent")
+            return value
+        return _describe(value)
+
+
+def _type_name(value: Any) -> str:
     kind = type(value)
-    if kind.__module__.partition(".")[0] in _SHIPPABLE_MODULES:
-        try:
-            pickle.dumps(value)
-        except Exception:
-            return _describe(value)
-        return value
-    return _describe(value)
+    return f"{kind.__module__}.{kind.__qualname__}"
 
 
 def _describe(value: Any) -> Opaque:
-    kind = type(value)
     try:
         text = repr(value)[:200]
     except Exception as error:
         text = f"repr failed: {type(error).__name__}"
-    return Opaque(f"{kind.__module__}.{kind.__qualname__}", text)
+    return Opaque(_type_name(value), text)
 
 
 def describe_exit(exitcode: int | None) -> str:
@@ -155,30 +250,41 @@ def format_bytes(size: int) -> str:
     return f"{size} bytes"
 
 
-def _die_with_parent() -> None:
-    """Ask Linux to SIGKILL this process when its parent dies (``PR_SET_PDEATHSIG``).
+def worker_entry(fd: int) -> None:
+    """The worker process (``python -c``): receive the target on socket ``fd``, serve it.
 
-    Without it, a worker stuck in a hanging solver would outlive an auditing
-    process that was itself killed. Elsewhere this does nothing.
+    Exits with ``os._exit`` after killing its descendants, so threads or
+    ``atexit`` handlers left by the solver cannot keep it alive.
     """
-    if not sys.platform.startswith("linux"):
-        return
+    die_with_parent()
+    become_subreaper()
+    connection = Connection(fd)
+    target, memory_limit = connection.recv()
     try:
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (OSError, AttributeError):
-        return
+        _worker_main(connection, target, memory_limit)
+    finally:
+        kill_descendants()
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                continue
+        os._exit(0)
 
 
 def _worker_main(connection: Connection, target: Target, memory_limit: int | None) -> None:
     """The worker: load the solver, then answer calls until told to stop (``None``)."""
-    _die_with_parent()
     if memory_limit is not None:
         resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
+    worker = os.getpid()
     try:
         solver = load(target.entry.name, target.label)
     except TargetError as error:
         connection.send(("load-error", str(error)))
         return
+    if os.getpid() != worker:  # the target forked while loading: the copy must not answer
+        os._exit(0)
+    kill_descendants()
     connection.send(("ready",))
     limit_note = "" if memory_limit is None else f" (limit {format_bytes(memory_limit)})"
     while True:
@@ -188,23 +294,58 @@ def _worker_main(connection: Connection, target: Target, memory_limit: int | Non
             return
         if request is None:
             return
-        memory, runtime, max_memory, *repeats = request
-        before = (list(memory), list(runtime))
+        reply = _answer(solver, request, limit_note)
+        if os.getpid() != worker:  # the solver forked and this is the copy: it must not answer
+            os._exit(0)
+        left = kill_descendants()
+        if left:
+            reply = ("left-processes", left)
         try:
-            if repeats:  # a measured call (knapsack-audit compare), perhaps of 0 repeats
-                result = measured_call(solver, memory, runtime, max_memory, repeats[0])
-            else:
-                result = solver(memory, runtime, max_memory)
-        except MemoryError as error:
-            connection.send(("raised", "MemoryError", f"out of memory{limit_note} {error}".strip()))
-            continue
-        except (Exception, SystemExit) as error:
-            connection.send(("raised", type(error).__name__, str(error)))
-            continue
+            connection.send(reply)
+        except Exception as error:
+            cause = f"sending the answer: {type(error).__name__}: {_text(error)}"
+            connection.send(("tool-error", cause))
+
+
+def _answer(solver: Any, request: tuple[Any, ...], limit_note: str) -> tuple[Any, ...]:
+    """Call the solver on one request and build the reply (SPEC 7.2, 8.2 data).
+
+    A request is ``(memory, runtime, max_memory)``, or with a fourth entry, the
+    number of timed repeats of a measured call (``knapsack-audit compare``,
+    :func:`knapsack_audit.measure.measured_call`).
+    """
+    memory, runtime, max_memory, *repeats = request
+    before = (list(memory), list(runtime))
+    try:
+        if repeats:
+            result = measured_call(solver, memory, runtime, max_memory, repeats[0])
+        else:
+            result = solver(memory, runtime, max_memory)
+    except MemoryError as error:
+        return ("raised", "MemoryError", f"out of memory{limit_note} {_text(error)}".strip())
+    except (Exception, SystemExit) as error:
+        return ("raised", type(error).__name__, _text(error))
+    max_entries = len(before[0]) + SPARE_ENTRIES
+    try:
         mutated = None
         if (memory, runtime) != before:
-            mutated = (portable(memory), portable(runtime))
-        connection.send(("returned", portable(result), mutated))
+            mutated = (portable(memory, max_entries), portable(runtime, max_entries))
+        return ("returned", portable(result, max_entries), mutated)
+    except Exception as error:
+        return ("tool-error", f"converting the answer: {type(error).__name__}: {_text(error)}")
+
+
+MAX_MESSAGE_CHARS = 2000
+"""An exception message longer than this is cut (a solver may raise a huge one)."""
+
+
+def _text(error: BaseException) -> str:
+    """``str(error)``, cut to :data:`MAX_MESSAGE_CHARS`; a failing ``str`` is described."""
+    try:
+        text = str(error)
+    except Exception as failure:
+        return f"<str of the exception failed: {type(failure).__name__}>"
+    return text if len(text) <= MAX_MESSAGE_CHARS else text[:MAX_MESSAGE_CHARS] + "..."
 
 
 class IsolatedSolver:
@@ -215,11 +356,15 @@ class IsolatedSolver:
         call_timeout: seconds per call before the worker is killed.
         memory_limit: ``RLIMIT_AS`` of the worker in bytes (``None``: no limit).
         load_timeout: seconds the worker may take to load the target.
+        sandbox: run the worker under bubblewrap (:mod:`.sandbox`); raises
+            :class:`~knapsack_audit.sandbox.SandboxUnavailable` on start
+            if it cannot work here.
 
     Attributes:
         deadline: a :func:`time.monotonic` time after which every call raises
             :class:`~knapsack_audit.search.SearchStopped` (ends the search).
         calls: number of calls made.
+        stdout, stderr: what every worker so far printed (bounded).
     """
 
     def __init__(
@@ -228,15 +373,18 @@ class IsolatedSolver:
         call_timeout: float = DEFAULT_CALL_TIMEOUT,
         memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
         load_timeout: float = DEFAULT_LOAD_TIMEOUT,
+        sandbox: bool = False,
     ) -> None:
         self.target = target
         self.call_timeout = call_timeout
         self.memory_limit = memory_limit
         self.load_timeout = load_timeout
+        self.sandbox = sandbox
         self.deadline: float | None = None
         self.calls = 0
-        self._context = multiprocessing.get_context("spawn")
-        self._process: BaseProcess | None = None
+        self.stdout = CapturedStream("stdout")
+        self.stderr = CapturedStream("stderr")
+        self._process: subprocess.Popen[bytes] | None = None
         self._connection: Connection | None = None
 
     def __enter__(self) -> IsolatedSolver:
@@ -261,25 +409,47 @@ class IsolatedSolver:
         Raises:
             TargetError: the target could not be loaded, or loading timed out
                 or killed the worker.
+            SandboxUnavailable: ``sandbox`` was asked for and cannot work here.
         """
         self.close()
-        parent_end, child_end = self._context.Pipe()
-        process = self._context.Process(
-            target=_worker_main,
-            args=(child_end, self.target, self.memory_limit),
-            name=f"knapsack-audit worker {self.target.label}",
-            daemon=True,
-        )
-        process.start()
-        child_end.close()
-        self._process, self._connection = process, parent_end
-        if not parent_end.poll(self.load_timeout):
-            self.close()
+        if self.sandbox:
+            require_sandbox()
+        parent_end, child_end = socket.socketpair()
+        command = [
+            sys.executable,
+            "-c",
+            "from knapsack_audit.isolation import worker_entry; "
+            f"worker_entry({child_end.fileno()})",
+        ]
+        if self.sandbox:
+            command = sandboxed(command, self.target.path)
+        out_read, out_write = os.pipe()
+        err_read, err_write = os.pipe()
+        try:
+            process = subprocess.Popen(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=out_write,
+                stderr=err_write,
+                pass_fds=(child_end.fileno(),),
+                start_new_session=True,
+            )
+        finally:
+            for fd in (out_write, err_write):
+                os.close(fd)
+            child_end.close()
+        self.stdout.drain(out_read)
+        self.stderr.drain(err_read)
+        connection = Connection(parent_end.detach())
+        self._process, self._connection = process, connection
+        connection.send((self.target, self.memory_limit))
+        if self._wait(self.load_timeout) == "timeout":
+            self.close(kill=True)
             raise TargetError(
                 f"target {self.target.label}: loading took more than {self.load_timeout:g} s"
             )
         try:
-            reply = parent_end.recv()
+            reply = connection.recv()
         except EOFError:
             exitcode = self._reap()
             raise TargetError(
@@ -321,46 +491,96 @@ class IsolatedSolver:
             connection.send((memory, runtime, max_memory, *repeats))
         except OSError:
             raise WorkerDied(describe_exit(self._reap())) from None
-        if not connection.poll(timeout):
+        waited = self._wait(timeout)
+        if waited == "timeout":
             self.close(kill=True)
             raise SolverTimeout(
                 f"no answer within the call timeout of {timeout:g} s (the worker was killed)"
             )
+        if waited == "died":
+            raise WorkerDied(describe_exit(self._reap()))
         try:
             reply = connection.recv()
         except EOFError:
             raise WorkerDied(describe_exit(self._reap())) from None
         if reply[0] == "raised":
             raise raised_type(reply[1])(reply[2])
+        if reply[0] == "left-processes":
+            count = reply[1]
+            raise LeftProcessesRunning(
+                f"the solver left {count} process{'es' if count > 1 else ''} running "
+                "after the call (the worker killed them)"
+            )
+        if reply[0] == "tool-error":
+            raise ToolFailure(f"knapsack-audit failed while handling the answer, {reply[1]}")
         _, result, mutated = reply
         if mutated is not None:
-            memory[:], runtime[:] = mutated
+            # An Oversized list cannot be applied; a one-entry list holding it
+            # still differs from the input, which is what the engine checks.
+            memory[:], runtime[:] = (part if isinstance(part, list) else [part] for part in mutated)
         return result
+
+    def _wait(self, timeout: float) -> str:
+        """``'reply'`` once the worker has answered (or closed the socket), ``'died'``
+        if it exited without doing either (a forked child may still hold the
+        socket open), ``'timeout'`` after ``timeout`` seconds."""
+        connection, process = self._connection, self._process
+        assert connection is not None and process is not None
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if connection.poll(max(0.0, min(_POLL_SECONDS, remaining))):
+                return "reply"
+            if _has_exited(process.pid):
+                return "reply" if connection.poll() else "died"
+            if remaining <= 0:
+                return "timeout"
 
     def _reap(self) -> int | None:
         """Wait briefly for a dying worker and return its exit code; forget it."""
         process = self._process
         exitcode = None
         if process is not None:
-            process.join(5)
-            exitcode = process.exitcode
-        self.close()
+            deadline = time.monotonic() + 5
+            while not _has_exited(process.pid) and time.monotonic() < deadline:
+                time.sleep(_POLL_SECONDS)
+            self.close(kill=True)
+            exitcode = process.returncode
+            if self.sandbox and exitcode is not None and exitcode > 128:
+                exitcode = -(exitcode - 128)  # bwrap exits 128 + N for a child killed by signal N
         return exitcode
 
     def close(self, kill: bool = False) -> None:
-        """Stop the worker: ask it to exit (or ``kill`` it at once), and join it."""
+        """Stop the worker: ask it to exit (or ``kill`` it at once); then kill its
+        process group and reap it. The worker kills its own descendants first."""
         process, connection = self._process, self._connection
         self._process, self._connection = None, None
         if connection is not None:
             try:
-                if not kill and process is not None and process.is_alive():
+                if not kill and process is not None and not _has_exited(process.pid):
                     connection.send(None)
             except OSError:
                 pass
             connection.close()
-        if process is not None:
-            process.join(0 if kill else 1)
-            if process.is_alive():
-                process.kill()
-                process.join()
-            process.close()
+        if process is None:
+            return
+        if not kill:
+            deadline = time.monotonic() + 1
+            while not _has_exited(process.pid) and time.monotonic() < deadline:
+                time.sleep(0.01)
+        kill_group(process.pid)  # the leader is not yet reaped, so its group id is still ours
+        process.wait()
+
+    def captured_output(self) -> list[StreamSummary]:
+        """What the solver printed (call after :meth:`close`: waits for the pipes to drain)."""
+        for stream in (self.stdout, self.stderr):
+            stream.stop()
+        return [self.stdout.summary(), self.stderr.summary()]
+
+
+def _has_exited(pid: int) -> bool:
+    """Whether child ``pid`` has exited, without reaping it (its pid stays reserved)."""
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True

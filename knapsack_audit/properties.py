@@ -24,6 +24,8 @@ from __future__ import annotations
 import copy
 import math
 import numbers
+import re
+from collections import Counter
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -130,56 +132,89 @@ def no_mutation(outcome: Outcome, case: Case) -> list[Finding]:
     return []
 
 
-def _selection(outcome: Outcome, case: Case) -> tuple[list[int], list[int]] | None:
-    """The (saved, recomputable) lists if the answer has the contract's shape."""
+def _index_lists(outcome: Outcome) -> tuple[Sequence[Any], Sequence[Any]] | None:
+    """The (saved, recomputable) sequences if the answer has the contract's shape
+    (SPEC 7.2(a)); nothing inside them is read."""
     result = outcome.result
     if not isinstance(result, Sequence) or isinstance(result, str) or len(result) != 3:
         return None
     _, saved, recomputable = result
     if not isinstance(saved, Sequence) or not isinstance(recomputable, Sequence):
         return None
-    return list(saved), list(recomputable)
+    return saved, recomputable
+
+
+def _selection(outcome: Outcome, case: Case) -> tuple[list[int], list[int]] | None:
+    """The (saved, recomputable) lists if the answer has the contract's shape and
+    at most ``n`` entries in all; a longer answer is refused unread (the
+    partition check reports it), so every check on it stays O(n)."""
+    lists = _index_lists(outcome)
+    if lists is None or len(lists[0]) + len(lists[1]) > case.n:
+        return None
+    return list(lists[0]), list(lists[1])
 
 
 def return_shape(outcome: Outcome, case: Case) -> list[Finding]:
     """SPEC 7.2(a): a 3-sequence (value, saved, recomputable) of sequences."""
-    if outcome.error is not None or _selection(outcome, case) is not None:
+    if outcome.error is not None or _index_lists(outcome) is not None:
         return []
     return [
         Finding(
             "return-shape",
             "SPEC 7.2(a)",
             "expected (value, saved, recomputable) with two index lists, got "
-            f"{type(outcome.result).__name__}: {outcome.result!r:.200}",
+            f"{type(outcome.result).__name__}: {_bounded_repr(outcome.result, 200)}",
             case,
         )
     ]
 
 
+SHOWN_INDICES = 10
+"""Indices a partition finding lists before it says how many more there are."""
+
+
+def _some(indices: Collection[int]) -> str:
+    shown = sorted(indices)[:SHOWN_INDICES]
+    more = len(indices) - len(shown)
+    return f"{shown}" + (f" (and {more} more)" if more else "")
+
+
 def partition(outcome: Outcome, case: Case) -> list[Finding]:
-    """SPEC 7.2(b): plain ints, each index of 0..n-1 exactly once in total."""
-    lists = _selection(outcome, case)
+    """SPEC 7.2(b): plain ints, each index of 0..n-1 exactly once in total.
+
+    A partition of ``n`` indices has ``n`` entries: a longer answer is refused
+    from its lengths alone, before any entry is read; otherwise every step is
+    O(n) (one pass with a counter, never ``list.count`` per entry).
+    """
+    lists = _index_lists(outcome)
     if lists is None:
         return []
-    saved, recomputable = lists
+    total = len(lists[0]) + len(lists[1])
+    if total > case.n:
+        message = (
+            f"saved and recomputable hold {len(lists[0])} + {len(lists[1])} = {total} entries; "
+            f"a partition of n={case.n} indices has {case.n} (entries not read)"
+        )
+        return [Finding("partition", "SPEC 7.2(b)", message, case)]
+    saved, recomputable = list(lists[0]), list(lists[1])
     problems = []
     everything = saved + recomputable
     wrong_type = [x for x in everything if type(x) is not int]
     if wrong_type:
         problems.append(
             f"indices must be plain int, got {type(wrong_type[0]).__module__}."
-            f"{type(wrong_type[0]).__name__} ({wrong_type[0]!r})"
+            f"{type(wrong_type[0]).__name__} ({_bounded_repr(wrong_type[0], 80)})"
         )
     else:
-        out_of_range = sorted({x for x in everything if not 0 <= x < case.n})
+        out_of_range = {x for x in everything if not 0 <= x < case.n}
         if out_of_range:
-            problems.append(f"indices {out_of_range} outside 0..{case.n - 1}")
-        repeated = sorted({x for x in everything if everything.count(x) > 1})
+            problems.append(f"indices {_some(out_of_range)} outside 0..{case.n - 1}")
+        repeated = {x for x, count in Counter(everything).items() if count > 1}
         if repeated:
-            problems.append(f"indices {repeated} appear more than once")
-        missing = sorted(set(range(case.n)) - set(everything))
+            problems.append(f"indices {_some(repeated)} appear more than once")
+        missing = set(range(case.n)) - set(everything)
         if missing:
-            problems.append(f"indices {missing} are neither saved nor recomputable")
+            problems.append(f"indices {_some(missing)} are neither saved nor recomputable")
     return [Finding("partition", "SPEC 7.2(b)", "; ".join(problems), case)] if problems else []
 
 
@@ -260,8 +295,19 @@ def value_consistency(outcome: Outcome, case: Case, judge: Judge) -> list[Findin
                 case,
             )
         ]
-    if not math.isfinite(float(value)):
-        return [Finding("value-consistency", "SPEC 7.2(e)", f"value is {value!r}", case)]
+    try:
+        finite = math.isfinite(float(value))
+    except OverflowError:  # an int or Fraction beyond float64: judged, not fatal
+        finite = False
+    if not finite:
+        return [
+            Finding(
+                "value-consistency",
+                "SPEC 7.2(e)",
+                f"value is {_bounded_repr(value, 80)}, not a finite float64",
+                case,
+            )
+        ]
     exact = saved_value(case, saved)
     returned = Fraction(value) if isinstance(value, numbers.Rational) else Fraction(float(value))
     if judge.exact:
@@ -283,23 +329,53 @@ def value_consistency(outcome: Outcome, case: Case, judge: Judge) -> list[Findin
 
 
 def determinism(solver: Solver, case: Case, first: Outcome) -> list[Finding]:
-    """SPEC 8.1: a second call returns the same answer (or the same error)."""
+    """SPEC 8.1: a second call returns the same answer (or the same error).
+
+    Answers are compared by ``repr`` with memory addresses masked: a returned
+    object without a value ``repr`` (a generator) is "the same" if its type
+    and text are, whatever address it got.
+    """
     second = call(solver, case)
-    same = (
-        repr(first.result) == repr(second.result)
-        and type(first.error) is type(second.error)
-        and str(first.error) == str(second.error)
-    )
-    if same:
+    if _comparable(first, case) == _comparable(second, case):
         return []
     return [
         Finding(
             "determinism",
             "SPEC 8.1",
-            f"first call gave {first.result!r:.120}, second {second.result!r:.120}",
+            f"first call {_said(first)}, second {_said(second)}",
             case,
         )
     ]
+
+
+_ADDRESS = re.compile(r"\bat 0x[0-9a-fA-F]+")
+
+
+def _comparable(outcome: Outcome, case: Case) -> tuple[str, str, str]:
+    """What determinism compares: the answer's repr (addresses masked; for an answer
+    longer than the instance, only its lengths), the error's type and message."""
+    error = outcome.error
+    lists = _index_lists(outcome)
+    if lists is not None and _selection(outcome, case) is None:
+        answer = f"{len(lists[0])} saved and {len(lists[1])} recomputable entries"
+    else:
+        answer = _ADDRESS.sub("at 0x...", _bounded_repr(outcome.result, 1 << 20))
+    return answer, type(error).__name__, str(error)
+
+
+def _said(outcome: Outcome) -> str:
+    """``gave (1.0, [0], [])`` or ``raised RuntimeError: boom``, cut to 120 characters."""
+    if outcome.error is not None:
+        return f"raised {type(outcome.error).__name__}: {str(outcome.error)[:120]}"
+    return f"gave {_bounded_repr(outcome.result, 120)}"
+
+
+def _bounded_repr(value: object, limit: int) -> str:
+    """``repr(value)`` cut to ``limit`` characters; a failing ``repr`` is described."""
+    try:
+        return repr(value)[:limit]
+    except Exception as error:
+        return f"<repr failed: {type(error).__name__}>"
 
 
 CALL_PROPERTIES = (

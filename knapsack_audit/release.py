@@ -23,6 +23,7 @@ from knapsack_audit.golden import findings as golden_findings
 from knapsack_audit.golden import fixtures
 from knapsack_audit.golden import replay as golden_replay
 from knapsack_audit.reports import markdown_sections, verdict_table
+from knapsack_audit.sandbox import describe_sandbox
 from knapsack_audit.targets import Target, parse_target
 from knapsack_audit.terminal import print_summary, progress_display
 from knapsack_audit.verify import AuditOptions, TargetReport, exit_code, verify_all
@@ -162,7 +163,7 @@ def release_markdown(
         f"Search: max examples {options.max_examples} per round and tier, time budget "
         f"{options.time_budget:g} s per target, seed "
         f"{'derandomized' if options.seed is None else options.seed}; call timeout "
-        f"{options.call_timeout:g} s.",
+        f"{options.call_timeout:g} s. Sandbox: {describe_sandbox(options.sandbox)}.",
         "",
         "## Verdicts",
         "",

@@ -68,12 +68,15 @@ def markdown_sections(reports: Sequence[TargetReport], level: int = 2) -> list[s
         lines.append("")
         if report.error is not None:
             lines += [f"Could not be loaded: {report.error}", ""]
+            lines += [*report.isolation_notes(), ""] if report.isolation_notes() else []
             continue
         lines.append(
             f"Judge: {report.judge}; domain: {report.domain}; {report.examples} examples, "
             f"{report.calls} solver calls, {report.seconds:.1f} s."
             + (" The search stopped on the time budget." if report.stopped_early else "")
         )
+        if report.isolation_notes():
+            lines += ["", *report.isolation_notes()]
         lines += ["", "| property | verdict | examples | time (s) |", "|---|---|---|---|"]
         for row in report.verdicts:
             lines.append(f"| {row.property} | {row.verdict} | {row.examples} | {row.seconds:.1f} |")

@@ -29,6 +29,8 @@ def print_report(console: Console, report: TargetReport) -> None:
     if report.error is not None:
         console.print(title)
         console.print(Text(f"  could not be loaded: {report.error}"), soft_wrap=True)
+        for note in report.isolation_notes():
+            console.print(Text(f"  {note}"), soft_wrap=True)
         console.print()
         return
     table = Table(
@@ -52,6 +54,8 @@ def print_report(console: Console, report: TargetReport) -> None:
             f"{row.seconds:.1f}",
         )
     console.print(table)
+    for note in report.isolation_notes():
+        console.print(Text(note), soft_wrap=True)
     for finding in report.findings:
         console.print(
             Text.assemble(("FAIL ", "bold red"), (finding.property, "bold"), f" ({finding.clause})")

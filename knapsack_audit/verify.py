@@ -21,6 +21,7 @@ from typing import Any
 import hypothesis.core
 from hypothesis import settings
 
+from knapsack_audit.captured import KEEP_BYTES, StreamSummary
 from knapsack_audit.cases import Case
 from knapsack_audit.isolation import (
     DEFAULT_CALL_TIMEOUT,
@@ -28,6 +29,7 @@ from knapsack_audit.isolation import (
     IsolatedSolver,
 )
 from knapsack_audit.properties import Judge
+from knapsack_audit.sandbox import PROTECTIONS
 from knapsack_audit.search import PROPERTIES, AuditResult, audit
 from knapsack_audit.targets import Target, TargetError
 
@@ -87,6 +89,7 @@ class AuditOptions:
         memory_limit: the worker's address-space limit in bytes (``None``: none).
         exact: judge exactly (``None``: exactly for ours only, SPEC 5).
         domain: ``partitioner`` or ``extended`` (``None``: extended for ours, SPEC 4.4).
+        sandbox: run the worker under bubblewrap (:mod:`knapsack_audit.sandbox`).
     """
 
     max_examples: int = DEFAULT_MAX_EXAMPLES
@@ -96,6 +99,7 @@ class AuditOptions:
     memory_limit: int | None = DEFAULT_MEMORY_LIMIT
     exact: bool | None = None
     domain: str | None = None
+    sandbox: bool = False
 
 
 @dataclass(frozen=True)
@@ -128,7 +132,12 @@ class FindingReport:
 
 @dataclass
 class TargetReport:
-    """Everything ``verify`` learned about one target."""
+    """Everything ``verify`` learned about one target.
+
+    ``solver_output``: how much the solver printed to stdout and stderr, with
+    the first and last bytes (:mod:`knapsack_audit.captured`); ``sandbox``:
+    the protections ``--sandbox`` turned on (empty without it).
+    """
 
     label: str
     function: str
@@ -141,6 +150,8 @@ class TargetReport:
     calls: int = 0
     stopped_early: bool = False
     error: str | None = None
+    solver_output: list[StreamSummary] = field(default_factory=list)
+    sandbox: list[str] = field(default_factory=list)
 
     @property
     def status(self) -> str:
@@ -148,6 +159,22 @@ class TargetReport:
         if self.error is not None:
             return "error"
         return "fail" if self.findings else "pass"
+
+    def isolation_notes(self) -> list[str]:
+        """Sentences on how the solver was confined and what it printed (for reports)."""
+        notes = []
+        if self.sandbox:
+            notes.append(f"Sandbox: {', '.join(self.sandbox)}.")
+        printed = [stream for stream in self.solver_output if stream.total_bytes]
+        if printed:
+            amounts = " and ".join(
+                f"{stream.total_bytes} bytes to {stream.name}" for stream in printed
+            )
+            notes.append(
+                f"The solver printed {amounts} (captured; the first and last "
+                f"{KEEP_BYTES} bytes of each are in the JSON report)."
+            )
+        return notes
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (``status`` included)."""
@@ -183,12 +210,18 @@ def verify_target(
     report = TargetReport(
         target.label, target.function, "exact" if judge.exact else "tolerant", domain
     )
+    report.sandbox = list(PROTECTIONS) if options.sandbox else []
     started = time.perf_counter()
-    with IsolatedSolver(target, options.call_timeout, options.memory_limit) as solver:
+    solver = IsolatedSolver(
+        target, options.call_timeout, options.memory_limit, sandbox=options.sandbox
+    )
+    with solver:
         try:
             solver.start()
         except TargetError as error:
+            solver.close()
             report.error = str(error)
+            report.solver_output = solver.captured_output()
             return report
         solver.deadline = time.monotonic() + HARD_STOP_FACTOR * options.time_budget
         result = audit(
@@ -201,6 +234,7 @@ def verify_target(
             time_budget=options.time_budget,
         )
         report.calls = solver.calls
+    report.solver_output = solver.captured_output()
     _describe(report, result, target)
     report.seconds = time.perf_counter() - started
     return report

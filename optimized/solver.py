@@ -59,8 +59,9 @@ References:
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import torch
 
@@ -128,6 +129,30 @@ def profile_dtype(total_value: int) -> torch.dtype | None:
     return None
 
 
+_Solver = Callable[[list[float], list[float], float], tuple[float, list[int], list[int]]]
+
+
+def _allocation_failure_as_memory_error(solver: _Solver) -> _Solver:
+    """Turn torch's ``DefaultCPUAllocator: can't allocate memory`` (a ``RuntimeError``)
+    into ``MemoryError`` (SPEC 1.10): the budget check comes first, but an
+    allocation can still fail (other threads, a limit the check cannot see)."""
+
+    @functools.wraps(solver)
+    def guarded(
+        memory: list[float], runtime: list[float], max_memory: float
+    ) -> tuple[float, list[int], list[int]]:
+        try:
+            return solver(memory, runtime, max_memory)
+        except RuntimeError as error:
+            if "can't allocate memory" not in str(error):
+                raise
+            detail = str(error).strip().splitlines()[-1]
+            raise MemoryError(f"torch could not allocate the solver's buffers: {detail}") from None
+
+    return guarded
+
+
+@_allocation_failure_as_memory_error
 def dp_knapsack_sliding_hirschberg(
     memory: list[float], runtime: list[float], max_memory: float
 ) -> tuple[float, list[int], list[int]]:
@@ -151,7 +176,10 @@ def dp_knapsack_sliding_hirschberg(
         BudgetTooLargeError: ``(3 (C + 1) + D) * 8`` bytes, with
             ``C = min(Q, sum w)`` and ``D`` the decision words for ``n`` items
             (:func:`.backends.decision_words`, int64), exceed the available
-            memory (SPEC 1.6); checked before any allocation.
+            memory, address-space and data limits included (SPEC 1.6, 1.10);
+            checked before any allocation.
+        MemoryError: an allocation failed all the same; never torch's
+            allocator ``RuntimeError`` (SPEC 1.10).
 
     Time O(n log n + n_core * C * log n_core), memory O(C + n) (proofs/08).
 

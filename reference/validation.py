@@ -30,7 +30,7 @@ SCALE = 10000
 
 
 ALWAYS_FITS_BYTES = 64 * 2**20
-"""Allocations up to this size are not checked against ``MemAvailable``."""
+"""Allocations up to this size are not checked against the memory available."""
 
 
 class BudgetTooLargeError(ValueError):
@@ -139,8 +139,19 @@ def validate(memory: object, runtime: object, max_memory: object) -> Instance:
     return Instance(tuple(weights), runtimes, quantize(budget))
 
 
-def available_memory_bytes() -> int:
-    """Memory this process may still allocate: ``MemAvailable``, else physical RAM."""
+def _status_bytes(field: str) -> int | None:
+    """A ``kB`` field of ``/proc/self/status`` (``VmSize``, ``VmData``) in bytes."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return None
+
+
+def _physical_available() -> int:
     try:
         with open("/proc/meminfo", encoding="ascii") as meminfo:
             for line in meminfo:
@@ -151,8 +162,31 @@ def available_memory_bytes() -> int:
     return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
 
 
+def memory_headroom() -> tuple[int, str]:
+    """Bytes this process may still allocate, and which limit says so (SPEC 1.10).
+
+    The least of: ``MemAvailable`` (else physical RAM); the soft
+    ``RLIMIT_AS`` less the address space in use (``VmSize``); the soft
+    ``RLIMIT_DATA`` less the data segment in use (``VmData``). Without the
+    ``resource`` module (Windows) only the first applies.
+    """
+    candidates = [(_physical_available(), "MemAvailable")]
+    try:
+        import resource
+    except ImportError:
+        return candidates[0]
+    for limit_name, field in (("RLIMIT_AS", "VmSize"), ("RLIMIT_DATA", "VmData")):
+        soft, _ = resource.getrlimit(getattr(resource, limit_name))
+        used = _status_bytes(field)
+        if soft != resource.RLIM_INFINITY and used is not None:
+            candidates.append(
+                (max(0, soft - used), f"{limit_name} {soft} bytes less {used} in use ({field})")
+            )
+    return min(candidates)
+
+
 def require_buffer_fits(instance: Instance, needed_bytes: int, layout: str) -> None:
-    """Refuse, before allocating, buffers that cannot fit in memory (SPEC 1.6).
+    """Refuse, before allocating, buffers that cannot fit in memory (SPEC 1.6, 1.10).
 
     Args:
         instance: the validated instance (its budget is named in the message).
@@ -161,12 +195,12 @@ def require_buffer_fits(instance: Instance, needed_bytes: int, layout: str) -> N
     """
     if needed_bytes <= ALWAYS_FITS_BYTES:
         return
-    limit = available_memory_bytes()
+    limit, source = memory_headroom()
     if needed_bytes > limit:
         raise BudgetTooLargeError(
             f"max_memory quantizes to Q={instance.capacity} units; the solver's "
             f"buffers ({layout}) need {needed_bytes} bytes, more than the "
-            f"{limit} bytes available"
+            f"{limit} bytes available ({source})"
         )
 
 
