@@ -178,6 +178,16 @@ def dp_knapsack_sliding_hirschberg(
     (1.0, [0], [2, 1])
     """
     instance = validate(memory, runtime, max_memory)
+    require_solver_buffers(instance)
+    values, _ = integer_runtimes(instance.runtimes)
+    return format_result(
+        instance.runtimes, solve_integers(instance, list(instance.weights), values)
+    )
+
+
+def require_solver_buffers(instance: Instance) -> None:
+    """SPEC 1.6 for :func:`dp_knapsack_sliding_hirschberg` (the formula of its
+    docstring), from ``n`` and ``Q`` alone, before any allocation."""
     weights = list(instance.weights)
     columns = min(instance.capacity, sum(weights))
     budget_bytes = UPSTREAM_ROW_BYTES * (instance.capacity + 1)
@@ -187,8 +197,6 @@ def dp_knapsack_sliding_hirschberg(
         TorchBackend.bytes_needed(columns, torch.int64, words),
         f"3 x (C+1) int64 rows and {words} int64 decision words, C={columns}",
     )
-    values, _ = integer_runtimes(instance.runtimes)
-    return format_result(instance.runtimes, solve_integers(instance, weights, values))
 
 
 def solve_integers(instance: Instance, weights: list[int], values: list[int]) -> list[int]:
