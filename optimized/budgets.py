@@ -9,33 +9,42 @@ profile row holds the optimum for every budget at once (proofs/04)::
 
     P[c] = OPT(N, c)   for c = 0..Q,   OPT(i, c) = max(OPT(i-1, c), v_i + OPT(i-1, c - w_i)).
 
-:func:`runtime_memory_frontier` computes that row exactly over the bundles of
-identical items (:mod:`.grouping`; the bundles have the same optimum at every
-capacity, proofs/10 Lemma 10.2) and keeps its *breakpoints*, the budgets
-``c`` with ``P[c] > P[c - 1]`` (and ``c = 0``): ``P`` is a non-decreasing step
-function, so they determine it. :func:`selection_at` recovers an optimal
-selection for any budget ``0..Q`` with the solver's own pipeline (O(Q)
-memory), without validating the items again.
+:func:`runtime_memory_frontier` computes that row exactly and keeps its
+*breakpoints*, the budgets ``c`` with ``P[c] > P[c - 1]`` (and ``c = 0``):
+``P`` is a non-decreasing step function, so they determine it. It fills the
+full table of the items in index order once, recording every decision
+``v_i + P[c - w_i] > P[c]`` as one bit (:meth:`.backends.TorchBackend.decision_table`),
+so :func:`selection_at` backtracks the canonical selection (SPEC 6.1, the
+reference's) of any budget in O(n) time. When that table would exceed
+:data:`TABLE_MAX_BYTES` (or int64), the row is computed over the bundles of
+identical items instead (:mod:`.grouping`, proofs/10 Lemma 10.2 at every
+capacity) and :func:`selection_at` runs the solver per budget, in O(Q)
+memory.
 
 Equivalent to, but faster than, calling
-:func:`~knapsack_audit.optimized.dp_knapsack_sliding_hirschberg` per budget:
-``selection_at(runtime_memory_frontier(m, r, Q), b)`` returns the very triple
-``dp_knapsack_sliding_hirschberg(m, r, b)`` does, and
-``frontier.optimum(c)`` is the exact value of that selection.
+:func:`knapsack_audit.reference.dp_knapsack` per budget (with the table) or
+:func:`~knapsack_audit.optimized.dp_knapsack_sliding_hirschberg` per budget
+(without): ``selection_at(runtime_memory_frontier(m, r, Q), b)`` returns the
+very triple that solver returns for ``(m, r, b)``, and ``frontier.optimum(c)``
+is its exact value (proofs/11).
 
-Cost: time O(n + n_b * C) for the row (``n_b`` bundles, ``C = min(Q, sum
-w)``) plus O(C) for the breakpoints; memory three rows of ``C + 1`` int64
-(Python ints when the total value exceeds int64) and O(C + n) for the
-breakpoints; :func:`selection_at` costs one solve.
+Cost: with the table, time O(n * C) cells in about seven kernel launches
+per item, memory ``(3 (C + 1) + ceil(n / 63) (C + 1)) * 8`` bytes with
+``C = min(Q, sum w)``; without, O(n + n_b * C) time for the row (``n_b``
+bundles) and three rows of memory, plus one solve per :func:`selection_at`.
+Breakpoints: O(C) time and memory.
 """
 
 from __future__ import annotations
 
 import bisect
 import dataclasses
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+
+import torch
 
 from knapsack_audit.reference.validation import (
     Instance,
@@ -44,9 +53,15 @@ from knapsack_audit.reference.validation import (
     validate,
 )
 
-from .backends import PythonBackend, TorchBackend
+from .backends import DecisionTable, PythonBackend, TorchBackend, bits_per_word
 from .grouping import group, item_types
 from .solver import profile_dtype, require_solver_buffers, solve_integers
+
+TABLE_MAX_BYTES = 1 << 26
+"""The packed decision table of every budget (``ceil(n / 63) * (C + 1)`` int64
+words) is kept when it needs at most this many bytes (64 MiB, the size below
+which SPEC 1.6 checks nothing); beyond, and when the values do not fit int64,
+:func:`selection_at` runs the solver per budget. Tests set 0 to force that."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +81,9 @@ class RuntimeMemoryFrontier:
     optima: tuple[Fraction, ...]
     _instance: Instance = field(repr=False, compare=False)
     _values: tuple[int, ...] = field(repr=False, compare=False)
+    _forced: tuple[int, ...] = field(repr=False, compare=False)
+    _items: tuple[int, ...] = field(repr=False, compare=False)
+    _table: DecisionTable | None = field(repr=False, compare=False)
 
     def optimum(self, budget: int) -> Fraction:
         """``OPT(budget)`` for ``0 <= budget <= capacity`` (units). Time O(log breakpoints)."""
@@ -90,34 +108,58 @@ def runtime_memory_frontier(
     instance = validate(memory, runtime, max_memory)
     require_solver_buffers(instance)
     values, shift = integer_runtimes(instance.runtimes)
-    capacity = instance.capacity
-    usable = [
-        i for i in range(instance.n) if values[i] > 0 and 1 <= instance.weights[i] <= capacity
-    ]
-    base = sum(values[i] for i in range(instance.n) if values[i] > 0 and instance.weights[i] == 0)
-    weights = [instance.weights[i] for i in usable]
-    usable_values = [values[i] for i in usable]
-    grouped = group(weights, usable_values, item_types(weights, usable_values))
-    row = _profile(grouped.weights, grouped.values, capacity)
+    weights, capacity = instance.weights, instance.capacity
+    positive = [i for i in range(instance.n) if values[i] > 0 and weights[i] <= capacity]
+    forced = [i for i in positive if weights[i] == 0]
+    items = [i for i in positive if weights[i] > 0]
+    columns = min(capacity, sum(weights[i] for i in items))
+    divisor = math.gcd(*(values[i] for i in items)) or 1
+    reduced = [v // divisor if weights[i] else v for i, v in enumerate(values)]
+    table = _decision_table(weights, reduced, items, columns)
+    row = _profile(weights, reduced, items, columns) if table is None else table.row
     budgets = [0, *(c for c in range(1, len(row)) if row[c] != row[c - 1])]
-    scale = 1 << shift
+    base = sum(values[i] for i in forced)
     return RuntimeMemoryFrontier(
         capacity,
         tuple(budgets),
-        tuple(Fraction(base + row[c], scale) for c in budgets),
+        tuple(Fraction(base + row[c] * divisor, 1 << shift) for c in budgets),
         instance,
         tuple(values),
+        tuple(forced),
+        tuple(items),
+        table,
     )
 
 
-def _profile(weights: list[int], values: list[int], capacity: int) -> list[int]:
-    """``P[c] = OPT(bundles, c)`` for ``c = 0..min(capacity, sum w)``; beyond, P is constant."""
-    columns = min(capacity, sum(weights))
-    items = range(len(weights))
-    dtype = profile_dtype(sum(values))
+def _decision_table(
+    weights: Sequence[int], values: Sequence[int], items: list[int], columns: int
+) -> DecisionTable | None:
+    """Every decision of the full table of ``items`` in index order, or ``None``
+    when it would exceed :data:`TABLE_MAX_BYTES` or int64."""
+    if not items or profile_dtype(sum(values[i] for i in items)) is None:
+        return None
+    words = -(-len(items) // bits_per_word(torch.int64)) * (columns + 1)
+    if 8 * words > TABLE_MAX_BYTES:
+        return None
+    backend = TorchBackend(weights, values, columns, torch.int64, words)
+    return backend.decision_table(items, columns)
+
+
+def _profile(
+    weights: Sequence[int], values: Sequence[int], items: list[int], columns: int
+) -> list[int]:
+    """``P[c] = OPT(items, c)`` for ``c = 0..columns``, over the bundles of
+    identical items (proofs/10, Lemma 10.2 at every capacity)."""
+    item_weights = [weights[i] for i in items]
+    item_values = [values[i] for i in items]
+    grouped = group(item_weights, item_values, item_types(item_weights, item_values))
+    bundles = range(len(grouped.weights))
+    dtype = profile_dtype(sum(grouped.values))
     if dtype is None:
-        return PythonBackend(weights, values).profile(items, columns)
-    return TorchBackend(weights, values, columns, dtype, 1).profile(items, columns)
+        return PythonBackend(grouped.weights, grouped.values).profile(bundles, columns)
+    return TorchBackend(grouped.weights, grouped.values, columns, dtype, 1).profile(
+        bundles, columns
+    )
 
 
 def selection_at(
@@ -125,9 +167,11 @@ def selection_at(
 ) -> tuple[float, list[int], list[int]]:
     """An optimal selection at budget ``max_memory`` (quantized, at most ``Q``).
 
-    Returns the triple of
-    :func:`~knapsack_audit.optimized.dp_knapsack_sliding_hirschberg` on the
-    frontier's items (SPEC 7, copies as SPEC 6.3), whose exact value is
+    With the decision table (:data:`TABLE_MAX_BYTES`), the canonical
+    selection of SPEC 6.1, the one :func:`knapsack_audit.reference.dp_knapsack`
+    returns, by backtracking in O(n); otherwise the answer of
+    :func:`~knapsack_audit.optimized.dp_knapsack_sliding_hirschberg` (one
+    solve). Either way SPEC 7 conventions, copies as SPEC 6.3, and exact value
     ``frontier.optimum(quantize(max_memory))``.
 
     Raises:
@@ -140,6 +184,11 @@ def selection_at(
             f"max_memory quantizes to {budget} units, above the frontier's "
             f"{frontier.capacity}; build the frontier for the largest budget"
         )
-    instance = dataclasses.replace(frontier._instance, capacity=budget)
+    instance = frontier._instance
+    if frontier._table is not None:
+        columns = len(frontier._table.row) - 1
+        chosen = frontier._table.backtrack(instance.weights, frontier._items, min(budget, columns))
+        return format_result(instance.runtimes, [*frontier._forced, *chosen])
+    instance = dataclasses.replace(instance, capacity=budget)
     saved = solve_integers(instance, list(instance.weights), list(frontier._values))
     return format_result(instance.runtimes, saved)

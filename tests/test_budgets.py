@@ -12,15 +12,22 @@ import itertools
 from fractions import Fraction
 
 import pytest
+from grouping_forced import copies_violation
 
 from knapsack_audit.exhaustive import best_masks, exact_scale, subset_table
 from knapsack_audit.golden import fixtures
 from knapsack_audit.optimized import (
+    budgets,
     dp_knapsack_sliding_hirschberg,
     runtime_memory_frontier,
     selection_at,
 )
-from knapsack_audit.reference import quantize
+from knapsack_audit.reference import dp_knapsack, quantize
+
+
+def exact_sum(runtime: list[float], saved: list[int]) -> Fraction:
+    return sum((Fraction(runtime[i]) for i in saved), Fraction(0))
+
 
 SCOPE_RUNTIMES = (0.0, 0.5, 1.0, 1e8, -1.0)
 SCOPE_BUDGET = 7
@@ -30,11 +37,12 @@ def test_small_scope_frontier_equals_per_budget_solves() -> None:
     """SPEC 3.2, 3.3, 7.1: for every instance with n <= 3, weights 0..3 and
     runtimes {0, 0.5, 1, 1e8, -1} (8,421 instances), the frontier built at
     Q = 7 holds the brute-force optimum at every budget 0..7, its breakpoints
-    are exactly where the optimum grows, and selection_at returns the solver's
-    own answer at budgets 0, 2, 5 and 7."""
+    are exactly where the optimum grows, and selection_at returns the
+    reference's canonical answer (SPEC 6.1) at every budget, or, without the
+    decision table, the solver's own answer at budgets 0, 2, 5 and 7."""
     scale = exact_scale(SCOPE_RUNTIMES)
     kinds = list(itertools.product(range(4), SCOPE_RUNTIMES))
-    checked = 0
+    checked, table_bytes = 0, budgets.TABLE_MAX_BYTES
     for n in range(4):
         for chosen in itertools.product(kinds, repeat=n):
             weights = [w for w, _ in chosen]
@@ -49,6 +57,13 @@ def test_small_scope_frontier_equals_per_budget_solves() -> None:
             assert [frontier.optimum(c) for c in range(SCOPE_BUDGET + 1)] == optima
             growth = [c for c in range(SCOPE_BUDGET + 1) if c == 0 or optima[c] > optima[c - 1]]
             assert list(frontier.budgets) == growth
+            for c in range(SCOPE_BUDGET + 1):
+                expected = dp_knapsack(memory, runtime, c / 10000)
+                assert selection_at(frontier, c / 10000) == expected, (memory, runtime, c)
+            budgets.TABLE_MAX_BYTES = 0
+            frontier = runtime_memory_frontier(memory, runtime, SCOPE_BUDGET / 10000)
+            budgets.TABLE_MAX_BYTES = table_bytes
+            assert [frontier.optimum(c) for c in range(SCOPE_BUDGET + 1)] == optima
             for c in (0, 2, 5, 7):
                 expected = dp_knapsack_sliding_hirschberg(memory, runtime, c / 10000)
                 assert selection_at(frontier, c / 10000) == expected, (memory, runtime, c)
@@ -60,18 +75,22 @@ def test_small_scope_frontier_equals_per_budget_solves() -> None:
 def test_golden_frontier_equals_per_budget_solves(fixture: fixtures.Fixture) -> None:
     """SPEC 3.3, 7.1: on every golden call, the frontier's optimum at the call's
     budget is the oracle optimum recorded in the fixture, and at five budgets
-    across 0..Q selection_at returns the solver's own answer, whose exact
-    value is the frontier's optimum there."""
+    across 0..Q selection_at returns an optimal selection (SPEC 3.3: the exact
+    value the solver's own answer has, and the frontier's optimum there),
+    saving the lowest-indexed copies (SPEC 6.3)."""
     memory, runtime, max_memory = fixture.case.arguments()
     frontier = runtime_memory_frontier(memory, runtime, max_memory)
     assert frontier.capacity == fixture.quantized_budget
     assert frontier.optimum(frontier.capacity) == fixture.optimum
     for k in range(5):
         budget = k * max_memory / 4
-        answer = selection_at(frontier, budget)
-        assert answer == dp_knapsack_sliding_hirschberg(memory, runtime, budget)
-        exact = sum((Fraction(runtime[i]) for i in answer[1]), Fraction(0))
-        assert exact == frontier.optimum(quantize(budget))
+        value, saved, recomputable = selection_at(frontier, budget)
+        solver_saved = dp_knapsack_sliding_hirschberg(memory, runtime, budget)[1]
+        exact = sum((Fraction(runtime[i]) for i in saved), Fraction(0))
+        assert exact == frontier.optimum(quantize(budget)) == exact_sum(runtime, solver_saved)
+        assert sum(quantize(memory[i]) for i in saved) <= quantize(budget)
+        assert sorted(saved + recomputable) == list(range(len(memory)))
+        assert value == float(exact) and copies_violation(memory, runtime, saved) is None
 
 
 def test_selection_at_rejects_a_budget_beyond_the_frontier() -> None:
