@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.instances import FAMILIES
-from benchmarks.run import SOLVERS
+from benchmarks.worker import SOLVERS
 
 SOLVER_ORDER = SOLVERS
 
