@@ -54,7 +54,7 @@ from knapsack_audit.reference.validation import (
 )
 
 from .backends import DecisionTable, PythonBackend, TorchBackend, bits_per_word
-from .grouping import group, item_types
+from .grouping import group, item_types, with_singletons
 from .solver import profile_dtype, require_solver_buffers, solve_integers
 
 TABLE_MAX_BYTES = 1 << 26
@@ -152,7 +152,8 @@ def _profile(
     identical items (proofs/10, Lemma 10.2 at every capacity)."""
     item_weights = [weights[i] for i in items]
     item_values = [values[i] for i in items]
-    grouped = group(item_weights, item_values, item_types(item_weights, item_values))
+    types = with_singletons(len(items), item_types(item_weights, item_values))
+    grouped = group(item_weights, item_values, types)
     bundles = range(len(grouped.weights))
     dtype = profile_dtype(sum(grouped.values))
     if dtype is None:

@@ -18,8 +18,8 @@ selection maps to an optimal item selection (Lemma 10.2). About
 ``sum_t log2(m_t + 1)`` bundles replace ``n`` items.
 
 Copies: a type saved ``k`` times saves its ``k`` lowest-indexed copies
-(SPEC 6.3, :func:`canonical_copies`). That is also how every selection of the
-solver is normalised, grouped or not, so the choice among copies never
+(SPEC 6.3, :func:`canonical_copies`). Ungrouped selections are normalised the
+same way (:func:`normalise_copies`), so the choice among copies never
 depends on the path taken.
 
 Types are keyed by the exact integers ``(w_i, v_i)`` (the quantized weight and
@@ -37,12 +37,35 @@ from dataclasses import dataclass
 
 
 def item_types(weights: Sequence[int], values: Sequence[int]) -> list[list[int]]:
-    """The items of each type ``(w_i, v_i)``, each list ascending, in order of
-    each type's first item. Time O(n) expected."""
-    by_key: dict[tuple[int, int], list[int]] = {}
-    for i, key in enumerate(zip(weights, values, strict=True)):
-        by_key.setdefault(key, []).append(i)
-    return list(by_key.values())
+    """The types with at least two copies, each list ascending, ordered by first
+    copy; every item not listed is alone of its type. Time O(n) expected.
+
+    The key ``v_i * (max w + 1) + w_i`` is one int, injective on ``(w_i, v_i)``
+    because ``0 <= w_i <= max w``: no tuple and no list per item, so a call
+    without copies allocates no container objects per item (which would
+    trigger the cyclic garbage collector over torch's heap).
+    """
+    span = max(weights, default=0) + 1
+    first: dict[int, int] = {}
+    repeated: dict[int, list[int]] = {}
+    for i, (w, v) in enumerate(zip(weights, values, strict=True)):
+        j = first.setdefault(v * span + w, i)
+        if j != i:
+            copies = repeated.get(j)
+            if copies is None:
+                repeated[j] = [j, i]
+            else:
+                copies.append(i)
+    return [repeated[j] for j in sorted(repeated)]
+
+
+def with_singletons(n_items: int, repeated: Sequence[Sequence[int]]) -> list[list[int]]:
+    """Every type: the ``repeated`` ones, then each remaining item alone."""
+    listed = bytearray(n_items)
+    for copies in repeated:
+        for i in copies:
+            listed[i] = 1
+    return [*map(list, repeated), *([i] for i in range(n_items) if not listed[i])]
 
 
 def bundle_sizes(copies: int) -> list[int]:
@@ -103,14 +126,19 @@ def counts_of_bundles(grouped: Grouped, bundles: Sequence[int]) -> list[int]:
     return counts
 
 
-def counts_of_items(
-    n_items: int, types: Sequence[Sequence[int]], saved: Sequence[int]
+def normalise_copies(
+    n_items: int, repeated: Sequence[Sequence[int]], saved: Sequence[int]
 ) -> list[int]:
-    """How many copies of each type the item selection ``saved`` saves."""
+    """``saved`` with the saved copies of each type moved to its lowest-indexed
+    copies (SPEC 6.3), ascending. Same weight and value (Lemma 10.0). Time O(n)."""
     is_saved = bytearray(n_items)
     for i in saved:
         is_saved[i] = 1
-    return [sum(is_saved[i] for i in copies) for copies in types]
+    for copies in repeated:
+        count = sum(is_saved[i] for i in copies)
+        for rank, i in enumerate(copies):
+            is_saved[i] = rank < count
+    return [i for i in range(n_items) if is_saved[i]]
 
 
 def canonical_copies(types: Sequence[Sequence[int]], counts: Sequence[int]) -> list[int]:

@@ -91,9 +91,10 @@ from .grouping import (
     bundle_sizes,
     canonical_copies,
     counts_of_bundles,
-    counts_of_items,
     group,
     item_types,
+    normalise_copies,
+    with_singletons,
 )
 from .reductions import reduce_instance
 
@@ -205,18 +206,17 @@ def solve_integers(instance: Instance, weights: list[int], values: list[int]) ->
 
     Items of one type ``(w_i, v_i)`` are solved as bundles (:mod:`.grouping`,
     proofs/10) when that removes at least :data:`_GROUPING_MIN_SAVED_ITEMS`
-    items; either way the selection is mapped to counts per type and back to
-    each type's lowest-indexed copies.
+    items; either way each type's saved copies are its lowest-indexed ones.
     """
-    types = item_types(weights, values)
-    saved_items = sum(len(c) - len(bundle_sizes(len(c))) for c in types if len(c) > 2)
+    repeated = item_types(weights, values)
+    saved_items = sum(len(c) - len(bundle_sizes(len(c))) for c in repeated if len(c) > 2)
     if saved_items >= _GROUPING_MIN_SAVED_ITEMS:
+        types = with_singletons(len(weights), repeated)
         grouped = group(weights, values, types)
         bundles = _solve_items(instance, grouped.weights, grouped.values)
-        counts = counts_of_bundles(grouped, bundles)
-    else:
-        counts = counts_of_items(len(weights), types, _solve_items(instance, weights, values))
-    return canonical_copies(types, counts)
+        return canonical_copies(types, counts_of_bundles(grouped, bundles))
+    saved = _solve_items(instance, weights, values)
+    return normalise_copies(len(weights), repeated, saved)
 
 
 def _solve_items(instance: Instance, weights: list[int], values: list[int]) -> list[int]:

@@ -24,7 +24,13 @@ from knapsack_audit.exhaustive import (
     subset_table,
     verify_small_scope,
 )
-from knapsack_audit.optimized import dp_knapsack_sliding_hirschberg, grouping, solver
+from knapsack_audit.optimized import (
+    backends,
+    dp_knapsack_sliding_hirschberg,
+    driver,
+    grouping,
+    solver,
+)
 from knapsack_audit.reference import exact_optimum
 
 Solver = Callable[[list[float], list[float], float], Any]
@@ -88,6 +94,32 @@ def first_failure(solve: Solver, runtimes: Sequence[float] = (1.0, 2.0)) -> str 
 def test_small_scope_with_grouping_forced_has_no_failure() -> None:
     """SPEC 3.3, 6.3: the in-process scope the planted bugs below run on is passed."""
     assert first_failure(solve_grouped) is None
+
+
+@pytest.fixture
+def deep_recursion(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hirschberg splits down to single items, no bound fixing, no Python table:
+    the paths whose tie choices are not the lowest-indexed copies."""
+    monkeypatch.setattr(driver, "_BASE_CASE_ITEMS", 1)
+    monkeypatch.setattr(backends, "WINDOW_MIN_COLUMNS", 0)
+    monkeypatch.setattr(solver, "_BOUND_FIXING", False)
+    monkeypatch.setattr(solver, "PYTHON_TABLE_CELLS", 0)
+
+
+def test_small_scope_without_forced_grouping_has_no_failure(deep_recursion: None) -> None:
+    """SPEC 3.3, 6.3: with the default grouping knob (items solved one by one
+    unless a type has three copies) and deep recursion, answers are
+    normalised to the lowest-indexed copies."""
+    assert first_failure(dp_knapsack_sliding_hirschberg) is None
+
+
+def test_planted_normalisation_bug_is_caught(
+    deep_recursion: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SPEC 6.3: skipping the normalisation of ungrouped answers is found (the
+    split of [1e-4] * 3 at budget 1e-4 saves copy 1 or 2, not 0)."""
+    monkeypatch.setattr(solver, "normalise_copies", lambda n, repeated, saved: list(saved))
+    assert first_failure(dp_knapsack_sliding_hirschberg) is not None
 
 
 def _powers_only(copies: int) -> list[int]:
