@@ -77,11 +77,16 @@ def _timed(solve: Callable[[], Any], repeats: int) -> tuple[list[float], Any]:
     return times, answer
 
 
-def measure_solver(name: str, repeats: int, time_limit: float) -> list[dict[str, Any]]:
-    """Every workload call solved by ``name`` in this process (see the module docstring)."""
+def measure_solver(
+    name: str, repeats: int, time_limit: float, min_items: int
+) -> list[dict[str, Any]]:
+    """Every workload call with at least ``min_items`` items solved by ``name``
+    in this process (see the module docstring)."""
     solver = load_solver(name, time_limit, {})
     records = []
     for fixture in workload_calls():
+        if fixture.case.n < min_items:
+            continue
         memory, runtime, max_memory = fixture.case.arguments()
         solver(memory, runtime, max_memory)  # warm-up on the call itself
         release_and_reset_hwm()
@@ -190,10 +195,11 @@ def measure_multi_budget(min_items: int, repeats: int) -> list[dict[str, Any]]:
     return records
 
 
-def _child(solver: str, repeats: int, time_limit: float) -> list[dict[str, Any]]:
+def _child(solver: str, args: argparse.Namespace) -> list[dict[str, Any]]:
     """One solver's golden run in a fresh interpreter (its own VmHWM)."""
     command = [sys.executable, "-m", "benchmarks.workload", "--child", solver]
-    command += ["--repeats", str(repeats), "--timeout", str(time_limit)]
+    command += ["--repeats", str(args.repeats), "--timeout", str(args.timeout)]
+    command += ["--golden-min-items", str(args.golden_min_items)]
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     done = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
     records: list[dict[str, Any]] = json.loads(done.stdout.strip().splitlines()[-1])
@@ -207,7 +213,7 @@ def run_grid(grid: str, args: argparse.Namespace) -> dict[str, Any]:
     started = datetime.datetime.now(datetime.timezone.utc)
     load_before = read_loadavg()
     if grid == "golden":
-        data: Any = {name: _child(name, args.repeats, args.timeout) for name in GOLDEN_SOLVERS}
+        data: Any = {name: _child(name, args) for name in GOLDEN_SOLVERS}
     else:
         data = measure_multi_budget(args.min_items, args.repeats)
     return {
@@ -227,7 +233,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--grid", choices=("golden", "multi-budget", "all"), default="all")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--timeout", type=float, default=120.0, help="ortools' time limit")
-    parser.add_argument("--min-items", type=int, default=100)
+    parser.add_argument("--min-items", type=int, default=100, help="multi-budget grid")
+    parser.add_argument(
+        "--golden-min-items", type=int, default=0, help="golden grid: skip smaller calls"
+    )
     parser.add_argument("--child", choices=GOLDEN_SOLVERS, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, default=RESULTS_PATH)
     return parser.parse_args(argv)
@@ -236,7 +245,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     if args.child:
-        print(json.dumps(measure_solver(args.child, args.repeats, args.timeout)))
+        print(
+            json.dumps(
+                measure_solver(args.child, args.repeats, args.timeout, args.golden_min_items)
+            )
+        )
         return
     os.environ["OMP_NUM_THREADS"] = "1"
     results = json.loads(args.out.read_text()) if args.out.exists() else {}
