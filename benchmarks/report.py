@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.instances import FAMILIES
-from benchmarks.run import SOLVERS
+from benchmarks.worker import SOLVERS
+from benchmarks.workload_report import workload_sections
 
 SOLVER_ORDER = SOLVERS
 
@@ -411,6 +412,9 @@ def write_markdown(results: dict[str, Any], path: Path) -> None:
     for name, grid in grids.items():
         lines += _grid_section(name, grid, bool(grid["meta"]["optimized_present"]))
     lines += _largest_section(results.get("largest"))
+    workload = path.parent / "workload.json"
+    if workload.exists():
+        lines += ["", *workload_sections(json.loads(workload.read_text()))]
     path.write_text("\n".join(lines))
 
 

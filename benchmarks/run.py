@@ -37,20 +37,13 @@ if __package__ in (None, ""):
 
 from benchmarks.instances import FAMILIES, PARTITIONER_FAMILY, PISINGER_FAMILIES, make_instance
 from benchmarks.oracle import int64_dp_value, pareto_value
-from benchmarks.worker import OPTIMIZED_FUNCTION, RESULT_MARKER
+from benchmarks.report import print_summary, write_markdown
+from benchmarks.worker import OPTIMIZED_FUNCTION, RESULT_MARKER, SOLVERS
+from knapsack_audit.properties import tolerance
 from knapsack_audit.reference import Instance, validate
 from knapsack_audit.reference.validation import exact_sum
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-SOLVERS = (
-    "reference",
-    "optimized",
-    "upstream_dp",
-    "upstream_hirschberg",
-    "greedy",
-    "milp",
-    "ortools",
-)
 EXACT_THIRD_OPINIONS = ("ortools", "milp")
 GIB = 2**30
 STARTUP_GRACE_S = 60.0
@@ -177,16 +170,6 @@ def judge(record: dict[str, Any], instance: Instance) -> None:
     record["exact_value"] = str(exact_sum(instance.runtimes, sorted(set(saved))))
 
 
-def spec_tolerance(instance: Instance) -> Fraction:
-    """SPEC 5.2's allowance for a float32 solver."""
-    u = Fraction(1, 2**24)
-    k = instance.n + 1
-    gamma = k * u / (1 - k * u)
-    total = sum((abs(Fraction(v)) for v in instance.runtimes), Fraction(0))
-    tolerance: Fraction = 2 * gamma * total + 2 * k * Fraction(1, 2**149)
-    return tolerance
-
-
 def cell_optimum(
     instance: Instance, runs: dict[str, list[dict[str, Any]]], args: argparse.Namespace
 ) -> dict[str, Any]:
@@ -277,7 +260,7 @@ def run_cell(
                 failures.setdefault(solver, []).append(cell)
                 break
     optimum = cell_optimum(instance, runs, args)
-    tolerance = spec_tolerance(instance)
+    allowed = tolerance(instance.runtimes)
     if optimum["opt"] is not None:
         opt = Fraction(optimum["opt"])
         for records in runs.values():
@@ -286,7 +269,7 @@ def run_cell(
                     value = Fraction(record["exact_value"])
                     record["exact_agrees"] = value == opt and not record["over_budget"]
                     record["within_tolerance"] = (
-                        opt - value <= tolerance and not record["over_budget"]
+                        opt - value <= allowed and not record["over_budget"]
                     )
                     record["beats_optimum"] = value > opt and not record["over_budget"]
     return {
@@ -296,7 +279,7 @@ def run_cell(
         "seed": args.seed,
         "runtime_scale": args.runtime_scale,
         "sum_weights": sum(instance.weights),
-        "tolerance": float(tolerance),
+        "tolerance": float(allowed),
         **optimum,
         "runs": runs,
         "skipped": skipped,
@@ -448,7 +431,6 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> None:
     """Run the benchmark and write results.json, RESULTS.md and the plots."""
-    from benchmarks.report import print_summary, write_markdown
 
     args = parse_args(argv)
     optimized_ok, optimized_note = optimized_status()

@@ -56,6 +56,16 @@ from collections.abc import Callable
 from typing import Any, cast
 
 RESULT_MARKER = "BENCH-RESULT "
+SOLVERS = (
+    "reference",
+    "optimized",
+    "upstream_dp",
+    "upstream_hirschberg",
+    "greedy",
+    "milp",
+    "ortools",
+)
+"""Every solver :func:`load_solver` knows, in report order."""
 OPTIMIZED_FUNCTION = "dp_knapsack_sliding_hirschberg"
 """Name of the optimized solver in :mod:`knapsack_audit.optimized` (merged separately)."""
 
@@ -164,7 +174,7 @@ def _ortools_solver(time_limit: float, extra: dict[str, Any]) -> Solver:
 
 
 def load_solver(name: str, time_limit: float, extra: dict[str, Any]) -> Solver:
-    """Import and return the solver called ``name`` (see ``benchmarks.run.SOLVERS``)."""
+    """Import and return the solver called ``name`` (one of :data:`SOLVERS`)."""
     if name == "reference":
         from knapsack_audit.reference import dp_knapsack
 

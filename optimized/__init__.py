@@ -6,11 +6,18 @@ folder (see CONTRIBUTING.md, "Layout").
 Modules: :mod:`.solver` (the public solver), :mod:`.reductions` (exact
 reductions and bound fixing), :mod:`.driver` (Hirschberg divide and conquer),
 :mod:`.backends` (pure-Python and torch array backends), :mod:`.frontier`
-(sparse Pareto frontier for small cores), :mod:`.checks` (invariant
+(sparse Pareto frontier for small cores), :mod:`.grouping` (identical items
+as one item type), :mod:`.budgets` (every budget in one pass), :mod:`.checks` (invariant
 checkers), :mod:`.integration` (drop-in use inside torch's partitioner).
-Proofs: proofs/04, 06, 07, 08, 09.
+Proofs: proofs/04, 06, 07, 08, 09, 10.
 """
 
+from .budgets import RuntimeMemoryFrontier, runtime_memory_frontier, selection_at
 from .solver import dp_knapsack_sliding_hirschberg
 
-__all__ = ["dp_knapsack_sliding_hirschberg"]
+__all__ = [
+    "RuntimeMemoryFrontier",
+    "dp_knapsack_sliding_hirschberg",
+    "runtime_memory_frontier",
+    "selection_at",
+]

@@ -313,6 +313,39 @@ class TorchBackend:
                 c -= w
         return saved
 
+    def decision_table(self, items: Sequence[int], capacity: int) -> DecisionTable:
+        """The full profile row of ``items`` for ``0..capacity`` and every packed
+        decision ``v + P[c - w] > P[c]`` (no column window: every budget can be
+        backtracked). Needs ``ceil(len(items) / bits) * (capacity + 1)`` words."""
+        record = _PackedRecorder(self._words, self._bits, len(items), capacity)
+        highs = self._fill(self._row, items, capacity, None, record)
+        row = [int(x) for x in self._row[: capacity + 1].tolist()]
+        return DecisionTable(row, highs, record.words(), self._bits)
+
+
+class DecisionTable:
+    """What :meth:`TorchBackend.decision_table` recorded: ``row[c] = OPT(items, c)``
+    and, as Python ints, item ``k``'s decision at column ``c`` in bit
+    ``k % bits`` of ``words[k // bits][c]``."""
+
+    def __init__(self, row: list[int], highs: list[int], words: list[list[int]], bits: int) -> None:
+        self.row = row
+        self._highs = highs
+        self._words = words
+        self._bits = bits
+
+    def backtrack(self, weights: Sequence[int], items: Sequence[int], capacity: int) -> list[int]:
+        """The canonical optimal subset at ``capacity`` (SPEC 6.1): from the last
+        item down, take item ``k`` only where that was strictly better. Time
+        O(len(items)) Python steps."""
+        saved, c, bits = [], capacity, self._bits
+        for k in range(len(items) - 1, -1, -1):
+            w = weights[items[k]]
+            if w <= c and self._words[k // bits][min(c, self._highs[k])] >> (k % bits) & 1:
+                saved.append(items[k])
+                c -= w
+        return saved
+
 
 SPLIT_CHUNK = 1 << 16
 """Columns per reversed chunk in :meth:`TorchBackend.best_split`."""
@@ -376,3 +409,8 @@ class _PackedRecorder:
 
     def taken(self, k: int, c: int) -> bool:
         return bool(int(self._words[k // self._bits, c]) >> (k % self._bits) & 1)
+
+    def words(self) -> list[list[int]]:
+        """The decision words as Python ints, one list per word row."""
+        rows: list[list[int]] = self._words.tolist()
+        return rows

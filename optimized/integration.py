@@ -1,5 +1,10 @@
 """Drop-in use of our solver inside torch's min-cut partitioner.
 
+:func:`use_optimized_solver` makes every knapsack call ours;
+:func:`serve_budgets_from_frontiers` serves the multi-call paths (the knee
+search of ``dynamic_memory_budget_dp``, the Pareto plot) from one frontier per
+graph (:mod:`.budgets`).
+
 :func:`use_optimized_solver` is a context manager. Inside it,
 ``torch.compile`` training graphs partitioned under
 ``torch._functorch.config.activation_memory_budget < 1`` choose the activations
@@ -29,9 +34,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import torch
 import torch._functorch.config as functorch_config
 import torch._functorch.partitioners as partitioners
 
+from knapsack_audit.reference.validation import validate
+
+from .budgets import RuntimeMemoryFrontier, runtime_memory_frontier, selection_at
 from .solver import dp_knapsack_sliding_hirschberg
 
 SOLVER_NAME = "dp_knapsack_sliding_hirschberg"
@@ -51,3 +60,92 @@ def use_optimized_solver() -> Iterator[None]:
             yield
         finally:
             setattr(partitioners, PARTITIONER_ATTRIBUTE, original)
+
+
+MULTI_CALL_ATTRIBUTES = ("dp_knapsack", "dp_knapsack_sliding_hirschberg")
+"""The solver names ``partitioners.py`` (torch 2.10-2.15) calls on its multi-call
+paths: ``"dp"`` and the knee search of ``"dynamic_memory_budget_dp"``
+(``KnapsackEvaluator(...).get_knee_point_memory_budget(knapsack_algo=dp_knapsack)``
+then ``dp_knapsack`` at the knee), ``"dp_knapsack_sliding_hirschberg"``, and the
+Pareto plot (``visualize_memory_budget_pareto``), which re-runs the
+configured solver per budget."""
+
+
+class FrontierSolver:
+    """A solver with upstream's signature that answers every call on the same
+    items from one :class:`~knapsack_audit.optimized.RuntimeMemoryFrontier`.
+
+    The first call on some ``(memory, runtime)`` builds the frontier for every
+    budget up to the items' total weight (SPEC 1.6 is checked there); later
+    calls on the same items, at any budget, cost one :func:`selection_at`.
+    Answers equal :func:`dp_knapsack_sliding_hirschberg`'s (proofs/11).
+
+    Attributes:
+        frontiers_built: how many frontiers were computed (one per distinct
+            items), for tests and reports.
+        calls: how many calls were answered.
+    """
+
+    def __init__(self) -> None:
+        self._frontiers: dict[
+            tuple[tuple[float, ...], tuple[float, ...]], RuntimeMemoryFrontier
+        ] = {}
+        self.frontiers_built = 0
+        self.calls = 0
+
+    def __call__(
+        self, memory: list[float], runtime: list[float], max_memory: float
+    ) -> tuple[float, list[int], list[int]]:
+        try:
+            key = (tuple(memory), tuple(runtime))
+            frontier = self._frontiers.get(key)
+        except TypeError:  # unhashable: invalid input, let the solver say why (SPEC 1)
+            return dp_knapsack_sliding_hirschberg(memory, runtime, max_memory)
+        budget = validate([], [], max_memory).capacity
+        if frontier is None or budget > frontier.capacity:
+            instance = validate(memory, runtime, max_memory)
+            whole = max(max_memory, sum(instance.weights) / 10000)
+            frontier = runtime_memory_frontier(memory, runtime, whole)
+            self._frontiers[key] = frontier
+            self.frontiers_built += 1
+        self.calls += 1
+        return selection_at(frontier, max_memory)
+
+
+@contextmanager
+def serve_budgets_from_frontiers() -> Iterator[FrontierSolver]:
+    """Serve torch's multi-call knapsack paths from one frontier per graph.
+
+    Inside the block, the partitioner module's ``dp_knapsack`` and
+    ``dp_knapsack_sliding_hirschberg`` (:data:`MULTI_CALL_ATTRIBUTES`) are one
+    :class:`FrontierSolver`, so with
+    ``activation_memory_budget_solver="dynamic_memory_budget_dp"`` the knee
+    search's 100 calls and the final call cost one frontier and 101
+    selections, and ``visualize_memory_budget_pareto``'s bisection one
+    frontier per graph. The configured solver is left as the caller set it.
+    Restored on exit, also on exceptions. Not thread-safe (a module attribute
+    is rebound process-wide).
+
+    ``CustomKnapsackSolver`` (torch's supported plug-in) is not used: it is
+    called without the runtimes, so it could not return the optimum the
+    partitioner's own estimator defines.
+
+    Raises:
+        RuntimeError: the installed torch's partitioner lacks one of the
+            names (detected on entry; nothing is patched then).
+    """
+    missing = [name for name in MULTI_CALL_ATTRIBUTES if not hasattr(partitioners, name)]
+    if missing:
+        raise RuntimeError(
+            f"torch {torch.__version__}: torch._functorch.partitioners has no {missing}; "
+            "serve_budgets_from_frontiers supports torch 2.10-2.15"
+        )
+    originals = {name: getattr(partitioners, name) for name in MULTI_CALL_ATTRIBUTES}
+    solver = FrontierSolver()
+    for name in MULTI_CALL_ATTRIBUTES:
+        setattr(partitioners, name, solver)
+    try:
+        yield solver
+    finally:
+        for name, original in originals.items():
+            setattr(partitioners, name, original)

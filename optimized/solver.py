@@ -13,11 +13,17 @@ Pipeline:
    buffer check of SPEC 1.6 from ``n`` and ``Q`` before any allocation.
 2. Exact integers: runtimes scaled by one power of two
    (:func:`~knapsack_audit.reference.validation.integer_runtimes`).
-3. Exact reductions (:mod:`.reductions`, proofs/07): drop ``v_i <= 0`` and
+3. Identical items (equal quantized weight and equal runtime) become one
+   item type, split into bundles of 1, 2, 4, ... copies (:mod:`.grouping`,
+   proofs/10) when that removes items; steps 4 and 5 then run on the bundles,
+   and the answer maps back to counts per type and to each type's
+   lowest-indexed copies (SPEC 6.3; ungrouped answers are normalised the
+   same way).
+4. Exact reductions (:mod:`.reductions`, proofs/07): drop ``v_i <= 0`` and
    ``w_i > Q``, save zero-weight positive items, save everything if it fits,
    cap the capacity, fix items by the LP (Dembo-Hammer) bound; then divide the
    remaining values by their gcd.
-4. The remaining *core* is solved by the Hirschberg driver (:mod:`.driver`,
+5. The remaining *core* is solved by the Hirschberg driver (:mod:`.driver`,
    proofs/06) over an array backend (:mod:`.backends`): sliding-window rows
    computed only on the columns that can matter (proofs/04, Lemma 4.4) and
    base cases with packed decision bits (Lemma 4.3), in ``torch.int32`` or
@@ -28,7 +34,7 @@ Pipeline:
    kernel launches would cost more than the cells). A core of at
    most 62 items with a large capacity first tries the sparse Pareto frontier
    (:mod:`.frontier`, proofs/09), which gives up beyond ``(C + 1) / 16`` states.
-5. :func:`~knapsack_audit.reference.validation.format_result` (SPEC 7).
+6. :func:`~knapsack_audit.reference.validation.format_result` (SPEC 7).
 
 Invariants: a profile row ``P`` after items ``A`` holds ``P[c] = OPT(A, c)``
 for ``0 <= c <= C`` (proofs/04); the split ``c*`` maximises
@@ -82,6 +88,15 @@ from .backends import (
     decision_words,
 )
 from .frontier import MAX_ITEMS, solve_by_frontier
+from .grouping import (
+    bundle_sizes,
+    canonical_copies,
+    counts_of_bundles,
+    group,
+    item_types,
+    normalise_copies,
+    with_singletons,
+)
 from .reductions import reduce_instance
 
 _FRONTIER_MAX_ITEMS = MAX_ITEMS
@@ -104,6 +119,11 @@ bounds the Python work per cell to a constant number of cells per call."""
 
 _BOUND_FIXING = True
 """Knob for tests: when false, skip the LP-bound fixing so the DP sees larger cores."""
+
+_GROUPING_MIN_SAVED_ITEMS = 1
+"""Identical items are solved as bundles when binary splitting removes at least
+this many items (:func:`solve_integers`); tests set 0 to force grouping on
+every instance, even one without three copies of any type."""
 
 PYTHON_CELL_BYTES = 48
 """Upper estimate of one Python-int row cell (list slot plus int object); the
@@ -187,6 +207,16 @@ def dp_knapsack_sliding_hirschberg(
     (1.0, [0], [2, 1])
     """
     instance = validate(memory, runtime, max_memory)
+    require_solver_buffers(instance)
+    values, _ = integer_runtimes(instance.runtimes)
+    return format_result(
+        instance.runtimes, solve_integers(instance, list(instance.weights), values)
+    )
+
+
+def require_solver_buffers(instance: Instance) -> None:
+    """SPEC 1.6 for :func:`dp_knapsack_sliding_hirschberg` (the formula of its
+    docstring), from ``n`` and ``Q`` alone, before any allocation."""
     weights = list(instance.weights)
     columns = min(instance.capacity, sum(weights))
     budget_bytes = UPSTREAM_ROW_BYTES * (instance.capacity + 1)
@@ -196,7 +226,31 @@ def dp_knapsack_sliding_hirschberg(
         TorchBackend.bytes_needed(columns, torch.int64, words),
         f"3 x (C+1) int64 rows and {words} int64 decision words, C={columns}",
     )
-    values, _ = integer_runtimes(instance.runtimes)
+
+
+def solve_integers(instance: Instance, weights: list[int], values: list[int]) -> list[int]:
+    """An optimal selection for the exact integers ``weights``, ``values`` and
+    ``instance.capacity``, copies chosen as SPEC 6.3 says.
+
+    Items of one type ``(w_i, v_i)`` are solved as bundles (:mod:`.grouping`,
+    proofs/10) when that removes at least :data:`_GROUPING_MIN_SAVED_ITEMS`
+    items; either way each type's saved copies are its lowest-indexed ones.
+    """
+    repeated = item_types(weights, values)
+    saved_items = sum(len(c) - len(bundle_sizes(len(c))) for c in repeated if len(c) > 2)
+    if saved_items >= _GROUPING_MIN_SAVED_ITEMS:
+        types = with_singletons(len(weights), repeated)
+        grouped = group(weights, values, types)
+        bundles = _solve_items(instance, grouped.weights, grouped.values)
+        return canonical_copies(types, counts_of_bundles(grouped, bundles))
+    saved = _solve_items(instance, weights, values)
+    return normalise_copies(len(weights), repeated, saved)
+
+
+def _solve_items(instance: Instance, weights: list[int], values: list[int]) -> list[int]:
+    """Reductions, then the core (steps 4 and 5 of the module docstring).
+    ``values`` is not modified."""
+    values = list(values)
     reduced = reduce_instance(
         weights,
         values,
@@ -211,7 +265,7 @@ def dp_knapsack_sliding_hirschberg(
         for i in core:
             values[i] //= divisor
         saved += _solve_core(instance, weights, values, core, reduced.capacity)
-    return format_result(instance.runtimes, saved)
+    return saved
 
 
 def _solve_window(

@@ -79,7 +79,8 @@ def _as_finite_float(name: str, value: object, index: int | None = None) -> floa
     label = name if index is None else f"{name}[{index}]"
     if type(value) is float:
         raise ValueError(f"{label} must be finite, got {value!r}")
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    # Exactly ``int`` (flop counts) is Real and not bool; skip the slow ABC check.
+    if type(value) is not int and (isinstance(value, bool) or not isinstance(value, numbers.Real)):
         raise TypeError(f"{label} must be a real number, got {type(value).__name__}")
     try:
         as_float = float(value)

@@ -1,0 +1,266 @@
+"""The real workload: golden partitioner calls, one solve each and every budget at once.
+
+Two grids (issue #13), both side by side in one run:
+
+``golden``
+    Every call :func:`knapsack_audit.golden.fixtures.load` returns (the golden
+    fixtures, including any real-scale models added to them) plus the deep
+    transformer calls of ``benchmarks/data`` (:mod:`benchmarks.capture_deep`),
+    solved by each of :data:`GOLDEN_SOLVERS`. One child process per solver
+    (``python -m benchmarks.workload --child SOLVER``) runs every call: a
+    warm-up solve, then ``VmHWM`` reset (:func:`benchmarks.worker.release_and_reset_hwm`)
+    and one solve for the peak, then ``--repeats`` timed solves (median and
+    min). Each selection is judged exactly (feasible, value equal to the
+    fixture's oracle optimum).
+``multi-budget``
+    On every call with at least ``--min-items`` items, torch's knee-point
+    search (``KnapsackEvaluator.get_knee_point_memory_budget``, 100 budgets
+    0.001..b, torch's own normalization, built as the partitioner builds it)
+    with torch's ``dp_knapsack`` against the same search with one
+    :class:`~knapsack_audit.optimized.integration.FrontierSolver`; and the
+    solver work alone: 100 ``dp_knapsack`` calls against one frontier and 100
+    :func:`~knapsack_audit.optimized.selection_at`. Knees must be equal.
+
+Results go to ``benchmarks/results/workload.json`` with the command, the
+revision and the machine; ``python -m benchmarks.report`` adds both grids and
+their targets to RESULTS.md. Timings on a shared machine are noisy: the
+1-minute load average is recorded before and after each grid.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from fractions import Fraction
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from benchmarks.capture_deep import DATA_DIRECTORY
+from benchmarks.report import write_markdown
+from benchmarks.worker import (
+    load_solver,
+    read_loadavg,
+    read_vm_kib,
+    release_and_reset_hwm,
+)
+from knapsack_audit.golden import fixtures
+from knapsack_audit.reference import quantize
+
+GOLDEN_SOLVERS = ("optimized", "upstream_dp", "upstream_hirschberg", "ortools")
+RESULTS_PATH = Path(__file__).resolve().parent / "results" / "workload.json"
+KNEE_BUDGETS = 100
+"""Budgets torch's knee search evaluates (``get_knee_point_memory_budget``'s default)."""
+
+
+def workload_calls() -> list[fixtures.Fixture]:
+    """The golden fixtures, then the deep-transformer captures."""
+    calls = fixtures.load()
+    if DATA_DIRECTORY.is_dir():
+        calls += fixtures.load(DATA_DIRECTORY)
+    return calls
+
+
+def _timed(solve: Callable[[], Any], repeats: int) -> tuple[list[float], Any]:
+    times, answer = [], None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        answer = solve()
+        times.append(time.perf_counter() - start)
+    return times, answer
+
+
+def measure_solver(
+    name: str, repeats: int, time_limit: float, min_items: int
+) -> list[dict[str, Any]]:
+    """Every workload call with at least ``min_items`` items solved by ``name``
+    in this process (see the module docstring)."""
+    solver = load_solver(name, time_limit, {})
+    records = []
+    for fixture in workload_calls():
+        if fixture.case.n < min_items:
+            continue
+        memory, runtime, max_memory = fixture.case.arguments()
+        solver(memory, runtime, max_memory)  # warm-up on the call itself
+        release_and_reset_hwm()
+        baseline = read_vm_kib("VmHWM")
+        _, saved, _ = solver(memory, runtime, max_memory)
+        peak = read_vm_kib("VmHWM")
+        times, _ = _timed(lambda m=memory, r=runtime, b=max_memory: solver(m, r, b), repeats)
+        weight = sum(quantize(float(memory[i])) for i in saved)
+        exact = sum((Fraction(runtime[i]) for i in saved), Fraction(0))
+        records.append(
+            {
+                "call": fixture.name,
+                "n": fixture.case.n,
+                "capacity": fixture.quantized_budget,
+                "estimator": fixture.provenance.get("runtime_estimator"),
+                "time_median_s": statistics.median(times),
+                "time_min_s": min(times),
+                "delta_peak_kib": peak - baseline,
+                "over_budget": weight > fixture.quantized_budget,
+                "exact": exact == fixture.optimum and weight <= fixture.quantized_budget,
+            }
+        )
+    return records
+
+
+def _evaluator(memory: list[float], runtime: list[float]) -> Any:
+    from torch._functorch._activation_checkpointing.graph_info_provider import (
+        GraphInfoProvider,
+    )
+    from torch._functorch._activation_checkpointing.knapsack_evaluator import (
+        KnapsackEvaluator,
+    )
+
+    names = [f"n{i}" for i in range(len(memory))]
+    provider = GraphInfoProvider(
+        graph_nodes_in_order=names,
+        graph_edges=[],
+        all_recomputable_banned_nodes=names,
+        recorded_knapsack_input_memories=memory,
+        recorded_knapsack_input_runtimes=runtime,
+    )
+    return KnapsackEvaluator(graph_info_provider=provider)
+
+
+def knee_budgets(max_memory: float) -> list[float]:
+    """The budgets of ``get_knee_point_memory_budget`` (torch 2.13), same formula."""
+    low = 0.001
+    return [low + i * (max_memory - low) / (KNEE_BUDGETS - 1) for i in range(KNEE_BUDGETS)]
+
+
+def _knee(
+    memory: list[float], runtime: list[float], max_memory: float, make_solver: Callable[[], Any]
+) -> Any:
+    """torch's knee search on one call; ``make_solver()`` is called once per search."""
+    return _evaluator(memory, runtime).get_knee_point_memory_budget(make_solver(), max_memory)
+
+
+def _calls(
+    memory: list[float], runtime: list[float], budgets: list[float], make_solver: Callable[[], Any]
+) -> list[Any]:
+    """The solver work of the knee search alone: one call per budget."""
+    solver = make_solver()
+    return [solver(memory, runtime, b) for b in budgets]
+
+
+def measure_multi_budget(min_items: int, repeats: int) -> list[dict[str, Any]]:
+    """torch's knee search and the solver work alone, upstream dp against one frontier."""
+    import torch
+    from torch._functorch._activation_checkpointing.knapsack import dp_knapsack
+
+    from knapsack_audit.optimized.integration import FrontierSolver
+
+    torch.set_num_threads(1)
+
+    records = []
+    for fixture in workload_calls():
+        memory, runtime, max_memory = fixture.case.arguments()
+        if fixture.case.n < min_items or max_memory <= 0.001:
+            continue
+        budgets = knee_budgets(max_memory)
+
+        upstream_knee = partial(_knee, memory, runtime, max_memory, lambda: dp_knapsack)
+        frontier_knee = partial(_knee, memory, runtime, max_memory, FrontierSolver)
+        upstream_calls = partial(_calls, memory, runtime, budgets, lambda: dp_knapsack)
+        frontier_calls = partial(_calls, memory, runtime, budgets, FrontierSolver)
+        frontier_knee()  # warm-up
+        upstream_knee_times, upstream_point = _timed(upstream_knee, 1)
+        frontier_knee_times, frontier_point = _timed(frontier_knee, repeats)
+        upstream_call_times, _ = _timed(upstream_calls, 1)
+        frontier_call_times, _ = _timed(frontier_calls, repeats)
+        records.append(
+            {
+                "call": fixture.name,
+                "n": fixture.case.n,
+                "capacity": fixture.quantized_budget,
+                "estimator": fixture.provenance.get("runtime_estimator"),
+                "upstream_knee_s": upstream_knee_times[0],
+                "frontier_knee_s": statistics.median(frontier_knee_times),
+                "upstream_calls_s": upstream_call_times[0],
+                "frontier_calls_s": statistics.median(frontier_call_times),
+                "upstream_knee": upstream_point,
+                "frontier_knee": frontier_point,
+                "same_knee": upstream_point == frontier_point,
+            }
+        )
+    return records
+
+
+def _child(solver: str, args: argparse.Namespace) -> list[dict[str, Any]]:
+    """One solver's golden run in a fresh interpreter (its own VmHWM)."""
+    command = [sys.executable, "-m", "benchmarks.workload", "--child", solver]
+    command += ["--repeats", str(args.repeats), "--timeout", str(args.timeout)]
+    command += ["--golden-min-items", str(args.golden_min_items)]
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    done = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
+    records: list[dict[str, Any]] = json.loads(done.stdout.strip().splitlines()[-1])
+    return records
+
+
+def run_grid(grid: str, args: argparse.Namespace) -> dict[str, Any]:
+    """Run one grid and return its section of workload.json."""
+    from benchmarks.run import machine_info, source_revision
+
+    started = datetime.datetime.now(datetime.timezone.utc)
+    load_before = read_loadavg()
+    if grid == "golden":
+        data: Any = {name: _child(name, args) for name in GOLDEN_SOLVERS}
+    else:
+        data = measure_multi_budget(args.min_items, args.repeats)
+    return {
+        "command": "python -m benchmarks.workload " + " ".join(sys.argv[1:]),
+        "date": started.isoformat(timespec="seconds"),
+        "revision": source_revision(),
+        "machine": machine_info(),
+        "wall_s": (datetime.datetime.now(datetime.timezone.utc) - started).total_seconds(),
+        "loadavg": [load_before, read_loadavg()],
+        "torch_threads": 1,
+        "results": data,
+    }
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--grid", choices=("golden", "multi-budget", "all"), default="all")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--timeout", type=float, default=120.0, help="ortools' time limit")
+    parser.add_argument("--min-items", type=int, default=100, help="multi-budget grid")
+    parser.add_argument(
+        "--golden-min-items", type=int, default=0, help="golden grid: skip smaller calls"
+    )
+    parser.add_argument("--child", choices=GOLDEN_SOLVERS, help=argparse.SUPPRESS)
+    parser.add_argument("--out", type=Path, default=RESULTS_PATH)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    if args.child:
+        print(
+            json.dumps(
+                measure_solver(args.child, args.repeats, args.timeout, args.golden_min_items)
+            )
+        )
+        return
+    os.environ["OMP_NUM_THREADS"] = "1"
+    results = json.loads(args.out.read_text()) if args.out.exists() else {}
+    for grid in ("golden", "multi-budget") if args.grid == "all" else (args.grid,):
+        results[grid] = run_grid(grid, args)
+        args.out.write_text(json.dumps(results, indent=1) + "\n")
+        print(f"{grid}: {results[grid]['wall_s']:.0f} s", flush=True)
+    bench_results = args.out.parent / "results.json"
+    if bench_results.exists():
+        write_markdown(json.loads(bench_results.read_text()), args.out.parent / "RESULTS.md")
+
+
+if __name__ == "__main__":
+    main()

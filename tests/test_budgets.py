@@ -1,0 +1,110 @@
+"""Every budget in one pass (optimized/budgets.py): the frontier equals
+per-budget solves.
+
+Judged against the brute force of :mod:`knapsack_audit.exhaustive` (exact
+integers, no DP) on the small scope, and against the solver called per budget
+and the oracle optimum recorded in each golden fixture.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+from grouping_forced import copies_violation
+
+from knapsack_audit.exhaustive import best_masks, exact_scale, subset_table
+from knapsack_audit.golden import fixtures
+from knapsack_audit.optimized import (
+    budgets,
+    dp_knapsack_sliding_hirschberg,
+    runtime_memory_frontier,
+    selection_at,
+)
+from knapsack_audit.reference import dp_knapsack, quantize
+
+
+def exact_sum(runtime: list[float], saved: list[int]) -> Fraction:
+    return sum((Fraction(runtime[i]) for i in saved), Fraction(0))
+
+
+SCOPE_RUNTIMES = (0.0, 0.5, 1.0, 1e8, -1.0)
+SCOPE_BUDGET = 7
+
+
+def test_small_scope_frontier_equals_per_budget_solves() -> None:
+    """SPEC 3.2, 3.3, 7.1: for every instance with n <= 3, weights 0..3 and
+    runtimes {0, 0.5, 1, 1e8, -1} (8,421 instances), the frontier built at
+    Q = 7 holds the brute-force optimum at every budget 0..7, its breakpoints
+    are exactly where the optimum grows, and selection_at returns the
+    reference's canonical answer (SPEC 6.1) at every budget, or, without the
+    decision table, the solver's own answer at budgets 0, 2, 5 and 7."""
+    scale = exact_scale(SCOPE_RUNTIMES)
+    kinds = list(itertools.product(range(4), SCOPE_RUNTIMES))
+    checked, table_bytes = 0, budgets.TABLE_MAX_BYTES
+    for n in range(4):
+        for chosen in itertools.product(kinds, repeat=n):
+            weights = [w for w, _ in chosen]
+            runtime = [r for _, r in chosen]
+            memory = [w / 10000 for w in weights]
+            subsets = subset_table(weights, [int(Fraction(r) * scale) for r in runtime])
+            optima = [
+                Fraction(best_masks(subsets, c, n)[0], scale) for c in range(SCOPE_BUDGET + 1)
+            ]
+            frontier = runtime_memory_frontier(memory, runtime, SCOPE_BUDGET / 10000)
+            assert frontier.capacity == SCOPE_BUDGET
+            assert [frontier.optimum(c) for c in range(SCOPE_BUDGET + 1)] == optima
+            growth = [c for c in range(SCOPE_BUDGET + 1) if c == 0 or optima[c] > optima[c - 1]]
+            assert list(frontier.budgets) == growth
+            for c in range(SCOPE_BUDGET + 1):
+                expected = dp_knapsack(memory, runtime, c / 10000)
+                assert selection_at(frontier, c / 10000) == expected, (memory, runtime, c)
+            budgets.TABLE_MAX_BYTES = 0
+            frontier = runtime_memory_frontier(memory, runtime, SCOPE_BUDGET / 10000)
+            budgets.TABLE_MAX_BYTES = table_bytes
+            assert [frontier.optimum(c) for c in range(SCOPE_BUDGET + 1)] == optima
+            for c in (0, 2, 5, 7):
+                expected = dp_knapsack_sliding_hirschberg(memory, runtime, c / 10000)
+                assert selection_at(frontier, c / 10000) == expected, (memory, runtime, c)
+            checked += 1
+    assert checked == sum(20**k for k in range(4))
+
+
+@pytest.mark.parametrize("fixture", fixtures.load(), ids=lambda f: f.name)
+def test_golden_frontier_equals_per_budget_solves(fixture: fixtures.Fixture) -> None:
+    """SPEC 3.3, 7.1: on every golden call, the frontier's optimum at the call's
+    budget is the oracle optimum recorded in the fixture, and at five budgets
+    across 0..Q selection_at returns an optimal selection (SPEC 3.3: the exact
+    value the solver's own answer has, and the frontier's optimum there),
+    saving the lowest-indexed copies (SPEC 6.3)."""
+    memory, runtime, max_memory = fixture.case.arguments()
+    frontier = runtime_memory_frontier(memory, runtime, max_memory)
+    assert frontier.capacity == fixture.quantized_budget
+    assert frontier.optimum(frontier.capacity) == fixture.optimum
+    for k in range(5):
+        budget = k * max_memory / 4
+        value, saved, recomputable = selection_at(frontier, budget)
+        solver_saved = dp_knapsack_sliding_hirschberg(memory, runtime, budget)[1]
+        exact = sum((Fraction(runtime[i]) for i in saved), Fraction(0))
+        assert exact == frontier.optimum(quantize(budget)) == exact_sum(runtime, solver_saved)
+        assert sum(quantize(memory[i]) for i in saved) <= quantize(budget)
+        assert sorted(saved + recomputable) == list(range(len(memory)))
+        assert value == float(exact) and copies_violation(memory, runtime, saved) is None
+
+
+def test_selection_at_rejects_a_budget_beyond_the_frontier() -> None:
+    """SPEC 1.5 and the frontier's range: errors name max_memory / the budget."""
+    frontier = runtime_memory_frontier([1e-4, 2e-4], [1.0, 2.0], 2e-4)
+    with pytest.raises(ValueError, match="above the frontier's 2"):
+        selection_at(frontier, 3e-4)
+    with pytest.raises(ValueError, match="max_memory must be >= 0"):
+        selection_at(frontier, -1.0)
+    with pytest.raises(ValueError, match=r"budget must be in 0\.\.2 units"):
+        frontier.optimum(3)
+
+
+def test_frontier_validates_like_the_solver() -> None:
+    """SPEC 1.4: the same checks and messages as the solver."""
+    with pytest.raises(ValueError, match="same length"):
+        runtime_memory_frontier([1e-4], [1.0, 2.0], 1.0)
