@@ -3,7 +3,8 @@
 ``knapsack-audit verify TARGET [TARGET ...]`` audits solvers against
 docs/SPEC.md with the property engine; ``knapsack-audit report --output
 PATH.md`` writes a release audit. Exit codes: 0 every target passed, 1 some
-property failed, 2 usage error or a target that cannot be loaded.
+property failed, 2 usage error or a target that cannot be loaded, 3 no failure
+found but a search was cut off before its effort was spent (not a pass).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from knapsack_audit.verify import (
     DEFAULT_MAX_EXAMPLES,
     DEFAULT_TIME_BUDGET,
     EXIT_UNUSABLE,
-    HARD_STOP_FACTOR,
+    HARD_STOP_GRACE,
     AuditOptions,
     exit_code,
     verify_all,
@@ -48,8 +49,14 @@ Targets in knapsack_audit.* are judged exactly on the extended domain
 (SPEC 4.4, 5.1); others with float32 tolerance on the partitioner domain
 (SPEC 4.4, 5.2).
 
+Search phases, per target: pinned known bugs, then every instance of a
+small scope (up to 3 items, every budget), then random rounds with a fresh
+seed each until --time-budget or --max-examples is spent. The verdict
+states the effort and the seed; --seed SEED replays the same cases.
+
 Exit codes: 0 every target passed, 1 some property failed,
-2 usage error or a target that cannot be loaded."""
+2 usage error or a target that cannot be loaded, 3 no failure found but a
+search was cut off before its effort was spent (not a pass)."""
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]i?B?|B)?\s*$", re.IGNORECASE)
 _UNITS = {"": 1, "B": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
@@ -96,21 +103,22 @@ def add_audit_options(parser: argparse.ArgumentParser) -> None:
         type=positive_int,
         default=DEFAULT_MAX_EXAMPLES,
         metavar="N",
-        help="Hypothesis examples per search round and tier (default %(default)s)",
+        help="random-phase example budget per target (default %(default)s)",
     )
     effort.add_argument(
         "--time-budget",
         type=positive_float,
         default=DEFAULT_TIME_BUDGET,
         metavar="SECONDS",
-        help="per target: start no new search round after SECONDS; a round still running "
-        f"at {HARD_STOP_FACTOR:g}x SECONDS is cut off (default %(default)s)",
+        help="per target: draw no new random case after SECONDS; the search is cut off "
+        f"{HARD_STOP_GRACE:g} s later, keeping what it found (default %(default)s)",
     )
     effort.add_argument(
         "--seed",
         type=int,
         default=None,
-        help="Hypothesis seed (default: derandomized, the same search every run)",
+        help="seed of the random phase; the verdict prints the one used, so --seed "
+        "replays a run (default: a fresh seed)",
     )
     effort.add_argument(
         "--jobs",

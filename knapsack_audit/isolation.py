@@ -35,14 +35,12 @@ import pickle
 import resource
 import signal
 import sys
-import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from types import TracebackType
 from typing import Any
 
-from knapsack_audit.search import SearchStopped
 from knapsack_audit.targets import Target, TargetError, load_solver
 
 DEFAULT_CALL_TIMEOUT = 10.0
@@ -65,7 +63,7 @@ class SolverFailure(Exception):
     """Base of what :class:`IsolatedSolver` raises when a call gives no answer."""
 
 
-class SolverTimeout(SolverFailure):
+class SolverTimeout(SolverFailure, TimeoutError):
     """The call did not return within the call timeout; the worker was killed."""
 
 
@@ -186,20 +184,26 @@ def _worker_main(connection: Connection, target: Target, memory_limit: int | Non
             return
         if request is None:
             return
-        memory, runtime, max_memory = request
-        before = (list(memory), list(runtime))
-        try:
-            result = solver(memory, runtime, max_memory)
-        except MemoryError as error:
-            connection.send(("raised", "MemoryError", f"out of memory{limit_note} {error}".strip()))
-            continue
-        except (Exception, SystemExit) as error:
-            connection.send(("raised", type(error).__name__, str(error)))
-            continue
-        mutated = None
-        if (memory, runtime) != before:
-            mutated = (portable(memory), portable(runtime))
-        connection.send(("returned", portable(result), mutated))
+        if isinstance(request, list):  # a batch: one reply for many calls
+            connection.send([_answer(solver, arguments, limit_note) for arguments in request])
+        else:
+            connection.send(_answer(solver, request, limit_note))
+
+
+def _answer(solver: Any, arguments: tuple[Any, Any, Any], limit_note: str) -> tuple[Any, ...]:
+    """The reply to one call: ``("raised", type, message)`` or ``("returned", result, mutated)``."""
+    memory, runtime, max_memory = arguments
+    before = (list(memory), list(runtime))
+    try:
+        result = solver(memory, runtime, max_memory)
+    except MemoryError as error:
+        return ("raised", "MemoryError", f"out of memory{limit_note} {error}".strip())
+    except (Exception, SystemExit) as error:
+        return ("raised", type(error).__name__, str(error))
+    mutated = None
+    if (memory, runtime) != before:
+        mutated = (portable(memory), portable(runtime))
+    return ("returned", portable(result), mutated)
 
 
 class IsolatedSolver:
@@ -212,8 +216,7 @@ class IsolatedSolver:
         load_timeout: seconds the worker may take to load the target.
 
     Attributes:
-        deadline: a :func:`time.monotonic` time after which every call raises
-            :class:`~knapsack_audit.search.SearchStopped` (ends the search).
+        call_timeout: seconds per call, or per batch of calls (settable).
         calls: number of calls made.
     """
 
@@ -228,7 +231,6 @@ class IsolatedSolver:
         self.call_timeout = call_timeout
         self.memory_limit = memory_limit
         self.load_timeout = load_timeout
-        self.deadline: float | None = None
         self.calls = 0
         self._context = multiprocessing.get_context("spawn")
         self._process: BaseProcess | None = None
@@ -287,33 +289,46 @@ class IsolatedSolver:
 
     def __call__(self, memory: list[Any], runtime: list[Any], max_memory: Any) -> Any:
         """Call the solver in the worker; raise a :class:`SolverFailure` if it gives no answer."""
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise SearchStopped
+        reply = self._exchange((memory, runtime, max_memory), self.call_timeout, "")
+        return _unpack(reply, memory, runtime)
+
+    def call_many(self, arguments: list[tuple[list[Any], list[Any], Any]]) -> list[Any]:
+        """Many calls in one message; per call the answer or the :class:`SolverFailure`.
+
+        Raises:
+            SolverTimeout: the whole batch took longer than ``call_timeout``
+                (the worker was killed; which call hung is unknown).
+            WorkerDied: the worker ended during the batch.
+        """
+        replies = self._exchange(list(arguments), self.call_timeout, f" for {len(arguments)} calls")
+        answers: list[Any] = []
+        for reply, (memory, runtime, _) in zip(replies, arguments, strict=True):
+            try:
+                answers.append(_unpack(reply, memory, runtime))
+            except SolverFailure as failure:
+                answers.append(failure)
+        return answers
+
+    def _exchange(self, request: Any, timeout: float, what: str) -> Any:
         if self._connection is None:
             self.start()
         connection = self._connection
         assert connection is not None
-        self.calls += 1
+        self.calls += len(request) if isinstance(request, list) else 1
         try:
-            connection.send((memory, runtime, max_memory))
+            connection.send(request)
         except OSError:
             raise WorkerDied(describe_exit(self._reap())) from None
-        if not connection.poll(self.call_timeout):
+        if not connection.poll(timeout):
             self.close(kill=True)
             raise SolverTimeout(
-                f"no answer within the call timeout of {self.call_timeout:g} s "
+                f"no answer within the call timeout of {self.call_timeout:g} s{what} "
                 "(the worker was killed)"
             )
         try:
-            reply = connection.recv()
+            return connection.recv()
         except EOFError:
             raise WorkerDied(describe_exit(self._reap())) from None
-        if reply[0] == "raised":
-            raise raised_type(reply[1])(reply[2])
-        _, result, mutated = reply
-        if mutated is not None:
-            memory[:], runtime[:] = mutated
-        return result
 
     def _reap(self) -> int | None:
         """Wait briefly for a dying worker and return its exit code; forget it."""
@@ -342,3 +357,13 @@ class IsolatedSolver:
                 process.kill()
                 process.join()
             process.close()
+
+
+def _unpack(reply: tuple[Any, ...], memory: list[Any], runtime: list[Any]) -> Any:
+    """A worker's reply to one call: the result (mutations applied), or raise."""
+    if reply[0] == "raised":
+        raise raised_type(reply[1])(reply[2])
+    _, result, mutated = reply
+    if mutated is not None:
+        memory[:], runtime[:] = mutated
+    return result

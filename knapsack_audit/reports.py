@@ -69,11 +69,7 @@ def markdown_sections(reports: Sequence[TargetReport], level: int = 2) -> list[s
         if report.error is not None:
             lines += [f"Could not be loaded: {report.error}", ""]
             continue
-        lines.append(
-            f"Judge: {report.judge}; domain: {report.domain}; {report.examples} examples, "
-            f"{report.calls} solver calls, {report.seconds:.1f} s."
-            + (" The search stopped on the time budget." if report.stopped_early else "")
-        )
+        lines.append(f"Judge: {report.judge}; domain: {report.domain}; {report.effort}.")
         lines += ["", "| property | verdict | examples | time (s) |", "|---|---|---|---|"]
         for row in report.verdicts:
             lines.append(f"| {row.property} | {row.verdict} | {row.examples} | {row.seconds:.1f} |")
@@ -151,7 +147,7 @@ def to_junit(reports: Sequence[TargetReport]) -> str:
                 )
                 counts["failures"] += 1
             elif row.verdict == "warning":
-                ET.SubElement(case, "skipped", message="search stopped on the time budget")
+                ET.SubElement(case, "skipped", message="search cut off before its effort was spent")
                 counts["skipped"] += 1
         suite.set("time", f"{report.seconds:.3f}")
         for key, value in counts.items():
