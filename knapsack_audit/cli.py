@@ -13,6 +13,7 @@ import argparse
 import re
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from rich.console import Console
 
@@ -27,6 +28,7 @@ from knapsack_audit.verify import (
     EXIT_UNUSABLE,
     HARD_STOP_GRACE,
     AuditOptions,
+    TargetReport,
     exit_code,
     verify_all,
 )
@@ -204,6 +206,25 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--output", required=True, metavar="PATH.md", help="Markdown file")
     report.add_argument("--quiet", action="store_true", help="no progress display")
     add_audit_options(report)
+    mutate = commands.add_parser(
+        "mutate",
+        help="mutation testing: audit first-order mutants of a solver (executes its code)",
+        description="Make first-order mutants of TARGET's source with Python's ast "
+        "(comparisons, integer constants, slice bounds, arithmetic, max/min, dropped "
+        "statements, removed else branches), audit each like 'verify' (stopping at its "
+        "first new finding) and report killed / timed out / survived, every survivor as "
+        "a diff. TARGET: package.module:function or path/to/file.py:function (torch:NAME "
+        "for the installed torch). Exit 0 when it ran, 2 on a usage error.",
+    )
+    mutate.add_argument("target", metavar="TARGET", help="the solver to mutate")
+    mutate.add_argument(
+        "--output", metavar="PATH.md", help="also write the Markdown report (survivors' diffs)"
+    )
+    mutate.add_argument(
+        "--max-mutants", type=positive_int, default=None, metavar="N", help="only the first N"
+    )
+    mutate.add_argument("--quiet", action="store_true", help="no line per mutant")
+    add_audit_options(mutate)
     golden = commands.add_parser(
         "golden",
         help="capture golden fixtures from real compilations, or regenerate expected findings",
@@ -254,12 +275,43 @@ def run_verify(arguments: argparse.Namespace, parser: argparse.ArgumentParser) -
     return code
 
 
+def run_mutate(arguments: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``knapsack-audit mutate``."""
+    from knapsack_audit.mutate import run_mutation, summary_markdown
+
+    console = Console(highlight=False)
+
+    def done(report: TargetReport) -> None:
+        if not arguments.quiet:
+            failed = ", ".join(f.property for f in report.findings) or "survived"
+            console.print(f"{report.label}: {failed} ({report.seconds:.1f} s)", soft_wrap=True)
+
+    try:
+        baseline, results = run_mutation(
+            arguments.target,
+            options_from(arguments),
+            arguments.jobs,
+            arguments.max_mutants,
+            on_done=done,
+        )
+    except TargetError as error:
+        parser.exit(EXIT_UNUSABLE, f"knapsack-audit mutate: error: {error}\n")
+    command = "knapsack-audit " + " ".join(sys.argv[1:] if sys.argv[1:2] == ["mutate"] else [])
+    text = summary_markdown(arguments.target, command.strip(), baseline, results)
+    console.print(text, soft_wrap=True, markup=False)
+    if arguments.output:
+        Path(arguments.output).write_text(text, encoding="utf-8")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``knapsack-audit`` console script; returns the exit code."""
     parser = build_parser()
     arguments = parser.parse_args(argv)
     if arguments.command == "verify":
         return run_verify(arguments, parser)
+    if arguments.command == "mutate":
+        return run_mutate(arguments, parser)
     if arguments.command == "golden":
         from knapsack_audit.golden.cli import main as golden_main
 

@@ -59,6 +59,13 @@ _SHIPPABLE_MODULES = frozenset({"builtins", "numpy", "torch", "fractions", "deci
 """Types from these packages unpickle in the auditing process as they are."""
 
 
+@dataclass(frozen=True)
+class Load:
+    """Worker message: load another target in place of the current one."""
+
+    target: Target
+
+
 class SolverFailure(Exception):
     """Base of what :class:`IsolatedSolver` raises when a call gives no answer."""
 
@@ -184,7 +191,14 @@ def _worker_main(connection: Connection, target: Target, memory_limit: int | Non
             return
         if request is None:
             return
-        if isinstance(request, list):  # a batch: one reply for many calls
+        if isinstance(request, Load):
+            try:
+                solver = load_solver(request.target)
+            except TargetError as error:
+                connection.send(("load-error", str(error)))
+                continue
+            connection.send(("ready",))
+        elif isinstance(request, list):  # a batch: one reply for many calls
             connection.send([_answer(solver, arguments, limit_note) for arguments in request])
         else:
             connection.send(_answer(solver, request, limit_note))
@@ -287,6 +301,22 @@ class IsolatedSolver:
             self.close()
             raise TargetError(reply[1])
 
+    def retarget(self, target: Target) -> None:
+        """Load ``target`` in the running worker (no new process: torch stays
+        imported), or start one for it.
+
+        Raises:
+            TargetError: as :meth:`start`.
+        """
+        self.target = target
+        self.calls = 0
+        if self._connection is None:
+            self.start()
+            return
+        reply = self._exchange(Load(target), self.load_timeout, " while loading")
+        if reply[0] == "load-error":
+            raise TargetError(reply[1])
+
     def __call__(self, memory: list[Any], runtime: list[Any], max_memory: Any) -> Any:
         """Call the solver in the worker; raise a :class:`SolverFailure` if it gives no answer."""
         reply = self._exchange((memory, runtime, max_memory), self.call_timeout, "")
@@ -314,7 +344,9 @@ class IsolatedSolver:
             self.start()
         connection = self._connection
         assert connection is not None
-        self.calls += len(request) if isinstance(request, list) else 1
+        self.calls += (
+            len(request) if isinstance(request, list) else int(not isinstance(request, Load))
+        )
         try:
             connection.send(request)
         except OSError:

@@ -38,7 +38,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from hypothesis import HealthCheck, Phase, given, seed, settings, target
 from hypothesis import strategies as st
-from hypothesis.errors import Flaky
+from hypothesis.errors import Flaky, FlakyStrategyDefinition
 
 from knapsack_audit import properties as props
 from knapsack_audit.cases import Case
@@ -212,7 +212,9 @@ class _Search:
         judge: Judge,
         wanted: set[str],
         on_example: Callable[[int], None] | None,
+        stop_at_first: bool = False,
     ) -> None:
+        self.stop_at_first = stop_at_first
         self.solver = solver
         self.judge = judge
         self.wanted = wanted
@@ -244,6 +246,8 @@ class _Search:
             if finding.message.endswith(SHRINK_CUT) and not smaller.message.endswith(SHRINK_CUT):
                 smaller = dataclasses.replace(smaller, message=smaller.message + SHRINK_CUT)
             self.result.findings[name] = smaller
+        if self.stop_at_first:
+            self.wanted.clear()
 
     def keep_seen(self) -> None:
         """After a stop: report each failure seen but not recorded, unshrunk."""
@@ -284,6 +288,7 @@ def audit(
     search_seed: int = 0,
     hard_stop: float | None = None,
     scale: bool = False,
+    stop_at_first: bool = False,
 ) -> AuditResult:
     """Search for failures of ``properties`` and shrink each to a minimal case.
 
@@ -313,16 +318,17 @@ def audit(
         search_seed: seeds the random phase (replay a run with the same seed).
         hard_stop: a :func:`time.monotonic` time after which every solver call
             ends the search; what was found or seen is still reported.
-        scale: end each round with :data:`SCALE_EXAMPLES` of the
+        scale: add to each round, before its last tier, :data:`SCALE_EXAMPLES` of the
             partitioner's real sizes (:func:`~knapsack_audit.strategies.repeated_block_cases`),
             one-call properties only.
+        stop_at_first: end the search at the first finding (mutation testing).
     """
     wanted = set(properties)
     unknown = wanted - set(PROPERTIES)
     if unknown:
         raise ValueError(f"properties: unknown names {sorted(unknown)}; known: {PROPERTIES}")
     stoppable = _Stoppable(solver, hard_stop)
-    search = _Search(stoppable, judge, wanted, on_example)
+    search = _Search(stoppable, judge, wanted, on_example, stop_at_first)
     search.result.seed = search_seed
     base = hypothesis_settings or settings()
     tiers = [
@@ -330,7 +336,7 @@ def audit(
         for tier in ([strategy] if strategy is not None else [small_cases(domain), cases(domain)])
     ]
     if scale:
-        tiers.append(_Tier(repeated_block_cases(), SCALE_EXAMPLES, one_call=True))
+        tiers.insert(-1, _Tier(repeated_block_cases(), SCALE_EXAMPLES, one_call=True))
     try:
         for case in pinned:
             for finding in findings_for(stoppable, case, judge, None, wanted):
@@ -473,7 +479,7 @@ def _search_round(
     if not run_settings.derandomize:
         test = seed(round_seed)(test)
     try:
-        settings(run_settings)(test)()
+        _run(settings(run_settings)(test))
     except _BudgetSpent:
         return None
     except _ShrinkCut:
@@ -499,6 +505,24 @@ def _search_round(
                 return dataclasses.replace(finding, message=finding.message + DID_NOT_REPLAY)
         raise
     return None
+
+
+def _run(test: Callable[[], None]) -> None:
+    """Run a Hypothesis test, re-raising our control exceptions as themselves.
+
+    Hypothesis replays an example that raised a ``BaseException``; when the
+    replay draws differently (the relations draw after the stop point) it
+    raises :class:`FlakyStrategyDefinition` from ours instead.
+    """
+    try:
+        test()
+    except FlakyStrategyDefinition as error:
+        cause: BaseException | None = error
+        while cause is not None:
+            if isinstance(cause, SearchStopped | _BudgetSpent | _ShrinkCut | _TimedOut):
+                raise cause from None
+            cause = cause.__context__
+        raise
 
 
 class _BudgetSpent(BaseException):

@@ -27,6 +27,7 @@ from knapsack_audit.isolation import (
     DEFAULT_CALL_TIMEOUT,
     DEFAULT_MEMORY_LIMIT,
     IsolatedSolver,
+    SolverFailure,
 )
 from knapsack_audit.properties import PROPERTIES as PROPERTY_TABLE
 from knapsack_audit.properties import Judge
@@ -77,6 +78,8 @@ class AuditOptions:
         memory_limit: the worker's address-space limit in bytes (``None``: none).
         exact: judge exactly (``None``: exactly for ours only, SPEC 5).
         domain: ``partitioner`` or ``extended`` (``None``: extended for ours, SPEC 4.4).
+        stop_at_first: end the audit at its first finding (``mutate``).
+        skip: properties not to check (``mutate``: those the original fails).
     """
 
     max_examples: int = DEFAULT_MAX_EXAMPLES
@@ -86,6 +89,8 @@ class AuditOptions:
     memory_limit: int | None = DEFAULT_MEMORY_LIMIT
     exact: bool | None = None
     domain: str | None = None
+    stop_at_first: bool = False
+    skip: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -198,32 +203,46 @@ def verify_target(
     on_example: Callable[[int], None] | None = None,
 ) -> TargetReport:
     """Audit ``target`` in an isolated worker; never raises for the target's faults."""
+    with IsolatedSolver(target, options.call_timeout, options.memory_limit) as solver:
+        return verify_in(solver, target, options, on_example)
+
+
+def verify_in(
+    solver: IsolatedSolver,
+    target: Target,
+    options: AuditOptions,
+    on_example: Callable[[int], None] | None = None,
+) -> TargetReport:
+    """Audit ``target`` in ``solver``'s worker, loading it there first
+    (:meth:`~knapsack_audit.isolation.IsolatedSolver.retarget`: ``mutate``
+    audits its mutants one after the other in one worker)."""
     judge, domain = judging(target, options)
     report = TargetReport(
         target.label, target.function, "exact" if judge.exact else "tolerant", domain
     )
     started = time.perf_counter()
-    with IsolatedSolver(target, options.call_timeout, options.memory_limit) as solver:
-        try:
-            solver.start()
-        except TargetError as error:
-            report.error = str(error)
-            return report
-        result = audit(
-            solver,
-            judge,
-            hypothesis_settings=settings(max_examples=ROUND_EXAMPLES, derandomize=False),
-            domain=domain,
-            pinned=PINNED_CASES,
-            scope=scope_for(domain),
-            on_example=on_example,
-            time_budget=options.time_budget,
-            max_examples=options.max_examples,
-            search_seed=secrets.randbits(32) if options.seed is None else options.seed,
-            hard_stop=time.monotonic() + options.time_budget + HARD_STOP_GRACE,
-            scale=True,
-        )
-        report.calls = solver.calls
+    try:
+        solver.retarget(target)
+    except (TargetError, SolverFailure) as error:
+        report.error = str(error)
+        return report
+    result = audit(
+        solver,
+        judge,
+        hypothesis_settings=settings(max_examples=ROUND_EXAMPLES, derandomize=False),
+        domain=domain,
+        pinned=PINNED_CASES,
+        scope=scope_for(domain),
+        on_example=on_example,
+        time_budget=options.time_budget,
+        max_examples=options.max_examples,
+        search_seed=secrets.randbits(32) if options.seed is None else options.seed,
+        hard_stop=time.monotonic() + options.time_budget + HARD_STOP_GRACE,
+        scale=True,
+        properties=[name for name in PROPERTIES if name not in options.skip],
+        stop_at_first=options.stop_at_first,
+    )
+    report.calls = solver.calls
     _describe(report, result, target)
     report.seconds = time.perf_counter() - started
     return report
