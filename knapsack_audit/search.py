@@ -353,7 +353,13 @@ def audit(
 
 
 def _exhaustive_phase(search: _Search, solver: Solver, scope: Scope) -> None:
-    """Every case of ``scope``, one-call properties, batched to a worker if there is one."""
+    """Every case of ``scope``, one-call properties, batched to a worker if there is one.
+
+    A batch that times out is retried one case at a time up to the first call
+    that times out, which is a ``no-crash`` finding; the phase then ends
+    (incomplete, as the verdict says), since every further call might wait
+    out the timeout too.
+    """
     wanted = search.wanted - {"determinism"}
     search.result.scope = scope.bound
     instances = scope.cases()
@@ -366,17 +372,22 @@ def _exhaustive_phase(search: _Search, solver: Solver, scope: Scope) -> None:
         batch = instances[start : start + BATCH_SIZE]
         outcomes = _outcomes(solver, batch)
         for case, outcome in zip(batch, outcomes, strict=True):
+            timed_out = outcome is None
             if outcome is None:
-                return
-            search.result.scope_checked += 1
+                outcome = props.call(search.solver, case)
+                timed_out = isinstance(outcome.error, TimeoutError)
+            if not timed_out:
+                search.result.scope_checked += 1
             found = props.judge_outcome(solver, case, search.judge, outcome, wanted & search.wanted)
             for finding in found:
                 if finding.property in search.wanted:
                     search.record(finding)
+            if timed_out:
+                return
 
 
 def _outcomes(solver: Solver, batch: Sequence[Case]) -> list[Outcome | None]:
-    """Outcomes of one batch; ``None`` from the first case whose batch timed out."""
+    """Outcomes of one batch, or ``None`` for each case of a batch that timed out."""
     if not isinstance(solver, Worker):
         return [props.call(solver, case) for case in batch]
     try:
