@@ -50,8 +50,10 @@ DEFAULT_TIME_BUDGET = 40.0
 ROUND_EXAMPLES = 100
 """Hypothesis examples per round and tier; each round has a fresh seed."""
 HARD_STOP_GRACE = 10.0
-"""Seconds after the time budget at which the search is cut off (a shrink
-still running then is reported as it is, "not fully shrunk")."""
+"""Seconds after the time budget at which a phase is cut off (a shrink still
+running then is reported as it is, "not fully shrunk"). The exhaustive phase
+and the random phase each get ``time_budget + HARD_STOP_GRACE`` at most; the
+exhaustive one usually takes a few seconds."""
 
 ILP_CRASH_EXPLANATION = (
     "ilp_knapsack hands the instance to scipy milp as it is, and milp rejects some "
@@ -238,6 +240,7 @@ def verify_in(
         max_examples=options.max_examples,
         search_seed=secrets.randbits(32) if options.seed is None else options.seed,
         hard_stop=time.monotonic() + options.time_budget + HARD_STOP_GRACE,
+        phase_seconds=options.time_budget + HARD_STOP_GRACE,
         scale=True,
         properties=[name for name in PROPERTIES if name not in options.skip],
         stop_at_first=options.stop_at_first,

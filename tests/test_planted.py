@@ -91,9 +91,11 @@ def test_exhaustive_phase_kills_planted_bug(name: str) -> None:
 @pytest.mark.parametrize("name", FOUND_BY_RANDOM_PHASE)
 def test_random_phase_kills_planted_bug(name: str) -> None:
     """SPEC 3.3: bugs beyond the exhaustive scope (a fast path above 48 items, a
-    budget clamped to 10000 units) are found by the random phase at default effort."""
+    budget clamped to 10000 units) are found by the random phase within the
+    default example budget (not the time budget: the suite must not depend
+    on the machine's load)."""
     expected = corpus.EXPECTED[name]
-    result = audit_as_verify(getattr(corpus, name), [expected])
+    result = audit_as_verify(getattr(corpus, name), [expected], time_budget=None)
     assert result.scope_complete
     finding = result.findings[expected]
     assert props.check_call(getattr(corpus, name), finding.case, TOLERANT, [expected])
@@ -188,7 +190,7 @@ def test_verify_fails_a_solver_that_never_answers_for_48_items(tmp_path: Path) -
     assert run.returncode == EXIT_FAILED, run.stdout + run.stderr
     finding = findings_by_property(
         json.loads(report_path.read_text()), "corpus.py:never_answers_from_48"
-    )
+    )["no-crash"]
     assert "SolverTimeout" in finding["actual"]
     assert len(call_arguments(finding["call"])[0]) >= 48, finding["call"]
 
