@@ -366,10 +366,11 @@ def audit(
 def _exhaustive_phase(search: _Search, solver: Solver, scope: Scope) -> None:
     """Every case of ``scope``, one-call properties, batched to a worker if there is one.
 
-    A batch that times out is retried one case at a time up to the first call
-    that times out, which is a ``no-crash`` finding; the phase then ends
-    (incomplete, as the verdict says), since every further call might wait
-    out the timeout too.
+    A batch that fails as a whole (a call timed out or ended the worker) is
+    retried one case at a time up to the first call that fails, which is a
+    ``no-crash`` finding; the phase then ends (incomplete, as the verdict
+    says), since every further call might wait out a timeout or restart the
+    worker too.
     """
     wanted = search.wanted - {"determinism"}
     search.result.scope = scope.bound
@@ -383,27 +384,28 @@ def _exhaustive_phase(search: _Search, solver: Solver, scope: Scope) -> None:
         batch = instances[start : start + BATCH_SIZE]
         outcomes = _outcomes(solver, batch)
         for case, outcome in zip(batch, outcomes, strict=True):
-            timed_out = outcome is None
+            gave_up = outcome is None
             if outcome is None:
                 outcome = props.call(search.solver, case)
-                timed_out = isinstance(outcome.error, TimeoutError)
-            if not timed_out:
+                gave_up = outcome.error is not None
+            if not gave_up:
                 search.result.scope_checked += 1
             found = props.judge_outcome(solver, case, search.judge, outcome, wanted & search.wanted)
             for finding in found:
                 if finding.property in search.wanted:
                     search.record(finding)
-            if timed_out:
+            if gave_up:
                 return
 
 
 def _outcomes(solver: Solver, batch: Sequence[Case]) -> list[Outcome | None]:
-    """Outcomes of one batch, or ``None`` for each case of a batch that timed out."""
+    """Outcomes of one batch, or ``None`` for each case of a batch that failed as
+    a whole (the worker's :class:`~knapsack_audit.isolation.SolverFailure`)."""
     if not isinstance(solver, Worker):
         return [props.call(solver, case) for case in batch]
     try:
         return list(props.call_many(solver.call_many, batch))
-    except TimeoutError:
+    except Exception:  # a timeout or a dead worker: retried case by case
         return [None] * len(batch)
 
 
