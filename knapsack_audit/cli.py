@@ -3,7 +3,8 @@
 ``knapsack-audit verify TARGET [TARGET ...]`` audits solvers against
 docs/SPEC.md with the property engine; ``knapsack-audit report --output
 PATH.md`` writes a release audit. Exit codes: 0 every target passed, 1 some
-property failed, 2 usage error or a target that cannot be loaded.
+property failed, 2 usage error or a target that cannot be loaded, 3 no failure
+found but a search was cut off before its effort was spent (not a pass).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import dataclasses
 import re
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from rich.console import Console
 
@@ -29,8 +31,9 @@ from knapsack_audit.verify import (
     DEFAULT_MAX_EXAMPLES,
     DEFAULT_TIME_BUDGET,
     EXIT_UNUSABLE,
-    HARD_STOP_FACTOR,
+    HARD_STOP_GRACE,
     AuditOptions,
+    TargetReport,
     exit_code,
     verify_all,
 )
@@ -53,8 +56,14 @@ Targets in knapsack_audit.* are judged exactly on the extended domain
 (SPEC 4.4, 5.1); others with float32 tolerance on the partitioner domain
 (SPEC 4.4, 5.2).
 
+Search phases, per target: pinned known bugs, then every instance of a
+small scope (up to 3 items, every budget), then random rounds with a fresh
+seed each until --time-budget or --max-examples is spent. The verdict
+states the effort and the seed; --seed SEED replays the same cases.
+
 Exit codes: 0 every target passed, 1 some property failed,
-2 usage error or a target that cannot be loaded."""
+2 usage error or a target that cannot be loaded, 3 no failure found but a
+search was cut off before its effort was spent (not a pass)."""
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]i?B?|B)?\s*$", re.IGNORECASE)
 _UNITS = {"": 1, "B": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
@@ -101,21 +110,22 @@ def add_audit_options(parser: argparse.ArgumentParser, sandbox_default: str) -> 
         type=positive_int,
         default=DEFAULT_MAX_EXAMPLES,
         metavar="N",
-        help="Hypothesis examples per search round and tier (default %(default)s)",
+        help="random-phase example budget per target (default %(default)s)",
     )
     effort.add_argument(
         "--time-budget",
         type=positive_float,
         default=DEFAULT_TIME_BUDGET,
         metavar="SECONDS",
-        help="per target: start no new search round after SECONDS; a round still running "
-        f"at {HARD_STOP_FACTOR:g}x SECONDS is cut off (default %(default)s)",
+        help="per target: draw no new random case after SECONDS; the search is cut off "
+        f"{HARD_STOP_GRACE:g} s later, keeping what it found (default %(default)s)",
     )
     effort.add_argument(
         "--seed",
         type=int,
         default=None,
-        help="Hypothesis seed (default: derandomized, the same search every run)",
+        help="seed of the random phase; the verdict prints the one used, so --seed "
+        "replays a run (default: a fresh seed)",
     )
     effort.add_argument(
         "--jobs",
@@ -210,6 +220,25 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--quiet", action="store_true", help="no progress display")
     add_audit_options(report, "on where bwrap works")
     add_compare_parser(commands)
+    mutate = commands.add_parser(
+        "mutate",
+        help="mutation testing: audit first-order mutants of a solver (executes its code)",
+        description="Make first-order mutants of TARGET's source with Python's ast "
+        "(comparisons, integer constants, slice bounds, arithmetic, max/min, dropped "
+        "statements, removed else branches), audit each like 'verify' (stopping at its "
+        "first new finding) and report killed / timed out / survived, every survivor as "
+        "a diff. TARGET: package.module:function or path/to/file.py:function (torch:NAME "
+        "for the installed torch). Exit 0 when it ran, 2 on a usage error.",
+    )
+    mutate.add_argument("target", metavar="TARGET", help="the solver to mutate")
+    mutate.add_argument(
+        "--output", metavar="PATH.md", help="also write the Markdown report (survivors' diffs)"
+    )
+    mutate.add_argument(
+        "--max-mutants", type=positive_int, default=None, metavar="N", help="only the first N"
+    )
+    mutate.add_argument("--quiet", action="store_true", help="no line per mutant")
+    add_audit_options(mutate, "off")
     golden = commands.add_parser(
         "golden",
         help="capture golden fixtures from real compilations, or regenerate expected findings",
@@ -429,6 +458,35 @@ def run_verify(arguments: argparse.Namespace, parser: argparse.ArgumentParser) -
     return code
 
 
+def run_mutate(arguments: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``knapsack-audit mutate``."""
+    from knapsack_audit.mutate import run_mutation, summary_markdown
+
+    console = Console(highlight=False)
+
+    def done(report: TargetReport) -> None:
+        if not arguments.quiet:
+            failed = ", ".join(f.property for f in report.findings) or "survived"
+            console.print(f"{report.label}: {failed} ({report.seconds:.1f} s)", soft_wrap=True)
+
+    try:
+        baseline, results = run_mutation(
+            arguments.target,
+            options_from(arguments),
+            arguments.jobs,
+            arguments.max_mutants,
+            on_done=done,
+        )
+    except TargetError as error:
+        parser.exit(EXIT_UNUSABLE, f"knapsack-audit mutate: error: {error}\n")
+    command = "knapsack-audit " + " ".join(sys.argv[1:] if sys.argv[1:2] == ["mutate"] else [])
+    text = summary_markdown(arguments.target, command.strip(), baseline, results)
+    console.print(text, soft_wrap=True, markup=False)
+    if arguments.output:
+        Path(arguments.output).write_text(text, encoding="utf-8")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``knapsack-audit`` console script; returns the exit code."""
     parser = build_parser()
@@ -438,6 +496,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if arguments.command == "compare":
         arguments.command_line = None if argv is None else ["knapsack-audit", *argv]
         return run_compare_command(arguments, parser)
+    if arguments.command == "mutate":
+        return run_mutate(arguments, parser)
     if arguments.command == "golden":
         from knapsack_audit.golden.cli import main as golden_main
 

@@ -37,7 +37,7 @@ from knapsack_audit.cases import Case
 from knapsack_audit.families import Effort, families
 from knapsack_audit.isolation import DEFAULT_CALL_TIMEOUT, DEFAULT_MEMORY_LIMIT, IsolatedSolver
 from knapsack_audit.properties import CALL_PROPERTIES, Finding, Judge, Solver, check_call
-from knapsack_audit.search import SearchStopped, minimize
+from knapsack_audit.search import Stoppable, minimize
 from knapsack_audit.targets import Target, TargetError, parse_target
 
 JUDGED_PROPERTIES = tuple(name for name in CALL_PROPERTIES if name != "determinism")
@@ -417,15 +417,11 @@ def _compare_family(
 def _bounded_minimal_regression(
     family: str, finding: Finding, base: IsolatedSolver, new: IsolatedSolver, judge: Judge
 ) -> Regression:
-    """:func:`minimal_regression`, given up after :data:`MINIMIZE_SECONDS`."""
-    base.deadline = new.deadline = time.monotonic() + MINIMIZE_SECONDS
-    try:
-        return minimal_regression(family, finding, base, new, judge, new.target.function)
-    except SearchStopped:
-        why = f"not minimized: over the {MINIMIZE_SECONDS:g} s limit"
-        return unminimized_regression(family, finding, new.target.function, why)
-    finally:
-        base.deadline = new.deadline = None
+    """:func:`minimal_regression`, NEW's shrinking cut off after :data:`MINIMIZE_SECONDS`
+    (:class:`~knapsack_audit.search.Stoppable`; the smallest case so far is kept,
+    its message saying it is not fully shrunk)."""
+    stoppable = Stoppable(new, time.monotonic() + MINIMIZE_SECONDS)
+    return minimal_regression(family, finding, base, stoppable, judge, new.target.function)
 
 
 def regressed(base: Sequence[Finding], new: Sequence[Finding]) -> list[Finding]:

@@ -21,6 +21,10 @@ work split by the first item; a solver passed as a callable is checked in
 this process (so a test's ``monkeypatch`` of a knob applies).
 :func:`sample_instances` draws instances of the same scope at random, for
 sizes beyond the exhaustive bound.
+
+:class:`Scope` is the smaller bound that ``verify`` checks first for every
+target (:func:`scope_for`): a few thousand instances with up to 3 items,
+judged by the property engine (:func:`knapsack_audit.search.audit`).
 """
 
 from __future__ import annotations
@@ -34,13 +38,69 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from knapsack_audit.cases import Case
 from knapsack_audit.catalog import load
 from knapsack_audit.properties import tolerance
-from knapsack_audit.reference.validation import SCALE
+from knapsack_audit.reference.validation import SCALE, quantize
 
 DEFAULT_RUNTIMES = (0.0, 0.5, 1.0, 2.0, 3.0, 1e8, -1.0)
 DEFAULT_WEIGHTS = range(4)
 DEFAULT_BUDGETS = range(8)
+
+SCOPE_MEMORIES = (0.0, 1e-4, 2e-4, 3e-4, 0.00015, 0.00035)
+"""Weights 0..3 units, and memories at or beside a quantization half-way point:
+``0.00015`` (``* 1e4 == 1.4999999999999998``, rounds to 1) and ``0.00035``
+(``* 1e4 == 3.5`` exactly, rounds half to even: 4)."""
+SCOPE_RUNTIMES = (0.0, 1.0, 2.0, 3.0, 1e8)
+"""Tied and distinct runtimes, 0, and ``1e8`` (``1e8 + 1 == 1e8`` in float32)."""
+SCOPE_TRIPLE_MEMORIES = (0.0, 1e-4, 2e-4, 3e-4)
+SCOPE_TRIPLE_RUNTIMES = (1.0, 3.0)
+"""Three items: whole units (a zero weight among them: mutation testing of
+upstream's ``dp_knapsack`` found a wrong zero-weight row update that needs one
+after another item) and runtimes whose ratios differ (greedy, splits)."""
+EXTENDED_RUNTIMES = (-1.0,)
+"""Added for the extended domain (SPEC 4.4)."""
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Every instance of a small scope: the bound and its cases.
+
+    ``levels[k]`` is ``(memories, runtimes)`` for instances of ``k + 1``
+    items: every ordered choice of items (each a memory and a runtime from
+    those pools), each with every budget of 0..(total units + 1) units; plus
+    the empty instance with budgets 0 and 1 unit.
+    """
+
+    levels: tuple[tuple[tuple[float, ...], tuple[float, ...]], ...]
+
+    @property
+    def bound(self) -> str:
+        """The scope in words (it goes into the verdict)."""
+        parts = [
+            f"n={k + 1}: memories {list(memories)} x runtimes {list(runtimes)}"
+            for k, (memories, runtimes) in enumerate(self.levels)
+        ]
+        return "every budget 0..total+1 units; " + "; ".join(parts)
+
+    def cases(self) -> list[Case]:
+        """Every instance, fewest items first (so the first failure is a smallest one)."""
+        instances = [Case((), (), 0.0), Case((), (), 1e-4)]
+        for k, (memories, runtimes) in enumerate(self.levels):
+            items = list(itertools.product(memories, runtimes))
+            for chosen in itertools.product(items, repeat=k + 1):
+                memory = tuple(m for m, _ in chosen)
+                runtime = tuple(r for _, r in chosen)
+                total = sum(quantize(m) for m in memory)
+                instances += [Case(memory, runtime, units / 10000) for units in range(total + 2)]
+        return instances
+
+
+def scope_for(domain: str) -> Scope:
+    """The scope ``verify`` checks first: n <= 2 over the full pools, n = 3 over whole units."""
+    runtimes = SCOPE_RUNTIMES + (EXTENDED_RUNTIMES if domain == "extended" else ())
+    pairs = (SCOPE_MEMORIES, runtimes)
+    return Scope((pairs, pairs, (SCOPE_TRIPLE_MEMORIES, SCOPE_TRIPLE_RUNTIMES)))
 
 
 @dataclass

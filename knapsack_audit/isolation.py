@@ -72,7 +72,6 @@ from knapsack_audit.processes import (
     kill_group,
 )
 from knapsack_audit.sandbox import require_sandbox, sandboxed
-from knapsack_audit.search import SearchStopped
 from knapsack_audit.targets import Target
 
 DEFAULT_CALL_TIMEOUT = 10.0
@@ -102,11 +101,18 @@ _POLL_SECONDS = 0.05
 """How often a waiting proxy checks whether its worker is still alive."""
 
 
+@dataclass(frozen=True)
+class Load:
+    """Worker message: load another target in place of the current one."""
+
+    target: Target
+
+
 class SolverFailure(Exception):
     """Base of what :class:`IsolatedSolver` raises when a call gives no answer."""
 
 
-class SolverTimeout(SolverFailure):
+class SolverTimeout(SolverFailure, TimeoutError):
     """The call did not return within the call timeout; the worker was killed."""
 
 
@@ -294,17 +300,36 @@ def _worker_main(connection: Connection, target: Target, memory_limit: int | Non
             return
         if request is None:
             return
-        reply = _answer(solver, request, limit_note)
-        if os.getpid() != worker:  # the solver forked and this is the copy: it must not answer
-            os._exit(0)
-        left = kill_descendants()
-        if left:
-            reply = ("left-processes", left)
+        if isinstance(request, Load):
+            try:
+                solver = load(request.target.entry.name, request.target.label)
+            except TargetError as error:
+                connection.send(("load-error", str(error)))
+                continue
+            connection.send(("ready",))
+            continue
+        reply: Any
+        if isinstance(request, list):  # a batch: one reply for many calls
+            reply = [_serve(solver, arguments, limit_note, worker) for arguments in request]
+        else:
+            reply = _serve(solver, request, limit_note, worker)
         try:
             connection.send(reply)
         except Exception as error:
             cause = f"sending the answer: {type(error).__name__}: {_text(error)}"
             connection.send(("tool-error", cause))
+
+
+def _serve(solver: Any, request: tuple[Any, ...], limit_note: str, worker: int) -> tuple[Any, ...]:
+    """One call and what follows it: the forked copy of a worker exits without
+    answering, and descendants the call left are killed (a finding)."""
+    reply = _answer(solver, request, limit_note)
+    if os.getpid() != worker:  # the solver forked and this is the copy: it must not answer
+        os._exit(0)
+    left = kill_descendants()
+    if left:
+        return ("left-processes", left)
+    return reply
 
 
 def _answer(solver: Any, request: tuple[Any, ...], limit_note: str) -> tuple[Any, ...]:
@@ -361,8 +386,7 @@ class IsolatedSolver:
             if it cannot work here.
 
     Attributes:
-        deadline: a :func:`time.monotonic` time after which every call raises
-            :class:`~knapsack_audit.search.SearchStopped` (ends the search).
+        call_timeout: seconds per call, or per batch of calls (settable).
         calls: number of calls made.
         stdout, stderr: what every worker so far printed (bounded).
     """
@@ -380,7 +404,6 @@ class IsolatedSolver:
         self.memory_limit = memory_limit
         self.load_timeout = load_timeout
         self.sandbox = sandbox
-        self.deadline: float | None = None
         self.calls = 0
         self.stdout = CapturedStream("stdout")
         self.stderr = CapturedStream("stderr")
@@ -460,9 +483,26 @@ class IsolatedSolver:
             self.close()
             raise TargetError(reply[1])
 
+    def retarget(self, target: Target) -> None:
+        """Load ``target`` in the running worker (no new process: torch stays
+        imported), or start one for it.
+
+        Raises:
+            TargetError: as :meth:`start`.
+        """
+        self.target = target
+        self.calls = 0
+        if self._connection is None:
+            self.start()
+            return
+        reply = self._exchange(Load(target), self.load_timeout, " while loading")
+        if reply[0] == "load-error":
+            raise TargetError(reply[1])
+
     def __call__(self, memory: list[Any], runtime: list[Any], max_memory: Any) -> Any:
         """Call the solver in the worker; raise a :class:`SolverFailure` if it gives no answer."""
-        return self._request(memory, runtime, max_memory, ())
+        reply = self._exchange((memory, runtime, max_memory), self.call_timeout, "")
+        return _unpack(reply, memory, runtime)
 
     def measure(
         self, memory: list[Any], runtime: list[Any], max_memory: Any, repeats: int
@@ -472,53 +512,54 @@ class IsolatedSolver:
         then each repeat's seconds and peak bytes. The request may take
         ``call_timeout * (1 + repeats)``.
         """
-        answer, seconds, peaks = self._request(memory, runtime, max_memory, (repeats,))
+        timeout = self.call_timeout * (1 + repeats)
+        reply = self._exchange((memory, runtime, max_memory, repeats), timeout, " (measured)")
+        answer, seconds, peaks = _unpack(reply, memory, runtime)
         return answer, seconds, peaks
 
-    def _request(
-        self, memory: list[Any], runtime: list[Any], max_memory: Any, repeats: tuple[int, ...]
-    ) -> Any:
-        """Send one plain (``repeats == ()``) or measured call; the reply's result."""
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise SearchStopped
+    def call_many(self, arguments: list[tuple[list[Any], list[Any], Any]]) -> list[Any]:
+        """Many calls in one message; per call the answer or the :class:`SolverFailure`.
+
+        Raises:
+            SolverTimeout: the whole batch took longer than ``call_timeout``
+                (the worker was killed; which call hung is unknown).
+            WorkerDied: the worker ended during the batch.
+        """
+        replies = self._exchange(list(arguments), self.call_timeout, f" for {len(arguments)} calls")
+        if not isinstance(replies, list):  # the batch's answer could not be sent
+            replies = [replies] * len(arguments)
+        answers: list[Any] = []
+        for reply, (memory, runtime, _) in zip(replies, arguments, strict=True):
+            try:
+                answers.append(_unpack(reply, memory, runtime))
+            except SolverFailure as failure:
+                answers.append(failure)
+        return answers
+
+    def _exchange(self, request: Any, timeout: float, what: str) -> Any:
         if self._connection is None:
             self.start()
         connection = self._connection
         assert connection is not None
-        self.calls += 1
-        timeout = self.call_timeout * (1 + sum(repeats))
+        self.calls += (
+            len(request) if isinstance(request, list) else int(not isinstance(request, Load))
+        )
         try:
-            connection.send((memory, runtime, max_memory, *repeats))
+            connection.send(request)
         except OSError:
             raise WorkerDied(describe_exit(self._reap())) from None
         waited = self._wait(timeout)
         if waited == "timeout":
             self.close(kill=True)
             raise SolverTimeout(
-                f"no answer within the call timeout of {timeout:g} s (the worker was killed)"
+                f"no answer within the call timeout of {timeout:g} s{what} (the worker was killed)"
             )
         if waited == "died":
             raise WorkerDied(describe_exit(self._reap()))
         try:
-            reply = connection.recv()
+            return connection.recv()
         except EOFError:
             raise WorkerDied(describe_exit(self._reap())) from None
-        if reply[0] == "raised":
-            raise raised_type(reply[1])(reply[2])
-        if reply[0] == "left-processes":
-            count = reply[1]
-            raise LeftProcessesRunning(
-                f"the solver left {count} process{'es' if count > 1 else ''} running "
-                "after the call (the worker killed them)"
-            )
-        if reply[0] == "tool-error":
-            raise ToolFailure(f"knapsack-audit failed while handling the answer, {reply[1]}")
-        _, result, mutated = reply
-        if mutated is not None:
-            # An Oversized list cannot be applied; a one-entry list holding it
-            # still differs from the input, which is what the engine checks.
-            memory[:], runtime[:] = (part if isinstance(part, list) else [part] for part in mutated)
-        return result
 
     def _wait(self, timeout: float) -> str:
         """``'reply'`` once the worker has answered (or closed the socket), ``'died'``
@@ -584,3 +625,23 @@ def _has_exited(pid: int) -> bool:
         return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
     except ChildProcessError:
         return True
+
+
+def _unpack(reply: tuple[Any, ...], memory: list[Any], runtime: list[Any]) -> Any:
+    """A worker's reply to one call: the result (mutations applied), or raise."""
+    if reply[0] == "raised":
+        raise raised_type(reply[1])(reply[2])
+    if reply[0] == "left-processes":
+        count = reply[1]
+        raise LeftProcessesRunning(
+            f"the solver left {count} process{'es' if count > 1 else ''} running "
+            "after the call (the worker killed them)"
+        )
+    if reply[0] == "tool-error":
+        raise ToolFailure(f"knapsack-audit failed while handling the answer, {reply[1]}")
+    _, result, mutated = reply
+    if mutated is not None:
+        # An Oversized list cannot be applied; a one-entry list holding it
+        # still differs from the input, which is what the engine checks.
+        memory[:], runtime[:] = (part if isinstance(part, list) else [part] for part in mutated)
+    return result

@@ -22,6 +22,7 @@ the tolerance of SPEC 5.2, ours none (SPEC 5.1).
 from __future__ import annotations
 
 import copy
+import functools
 import math
 import numbers
 import re
@@ -30,6 +31,8 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
+
+from hypothesis import strategies as st
 
 from knapsack_audit.cases import Case
 from knapsack_audit.reference.oracle import exact_optimum
@@ -86,9 +89,14 @@ def tolerance(runtime: Sequence[float]) -> Fraction:
     >>> tolerance([]) == 2 * SMALLEST_FLOAT32_SUBNORMAL
     True
     """
+    return _tolerance(tuple(float(r) for r in runtime))
+
+
+@functools.lru_cache(maxsize=4096)
+def _tolerance(runtime: tuple[float, ...]) -> Fraction:
     k = len(runtime) + 1
     gamma = k * FLOAT32_UNIT_ROUNDOFF / (1 - k * FLOAT32_UNIT_ROUNDOFF)
-    magnitude = sum((abs(Fraction(float(r))) for r in runtime), Fraction(0))
+    magnitude = sum((abs(Fraction(r)) for r in runtime), Fraction(0))
     return 2 * gamma * magnitude + 2 * k * SMALLEST_FLOAT32_SUBNORMAL
 
 
@@ -108,6 +116,28 @@ def call(solver: Solver, case: Case) -> Outcome:
     except Exception as error:  # a third-party crash is a finding, not fatal
         return Outcome(error=error)
     return Outcome(result=result, extras={"mutated": (memory, runtime) != before})
+
+
+BatchSolver = Callable[[list[tuple[list[Any], list[Any], Any]]], list[Any]]
+"""Calls a solver on many argument triples at once (one message to a worker).
+
+Returns, per triple, the answer or the exception the call raised (not
+raised), and writes any mutation back into the triple's lists."""
+
+
+def call_many(batch: BatchSolver, cases: Sequence[Case]) -> list[Outcome]:
+    """:func:`call` for many cases in one batch; never raises for the solver's faults."""
+    arguments = [case.arguments() for case in cases]
+    before = [(copy.copy(memory), copy.copy(runtime)) for memory, runtime, _ in arguments]
+    outcomes = []
+    for (memory, runtime, _), copied, answer in zip(
+        arguments, before, batch(arguments), strict=True
+    ):
+        if isinstance(answer, Exception):
+            outcomes.append(Outcome(error=answer))
+        else:
+            outcomes.append(Outcome(result=answer, extras={"mutated": (memory, runtime) != copied}))
+    return outcomes
 
 
 def no_crash(outcome: Outcome, case: Case) -> list[Finding]:
@@ -239,6 +269,30 @@ def saved_value(case: Case, saved: Sequence[int]) -> Fraction:
     return sum((Fraction(float(case.runtime[i])) for i in saved), Fraction(0))
 
 
+@functools.lru_cache(maxsize=1024)
+def exact_value(case: Case) -> Fraction:
+    """The exact optimum of ``case`` (SPEC 3.3), remembered for repeated judging."""
+    return exact_optimum(*case.arguments()).value
+
+
+def shortfall(outcome: Outcome, case: Case, judge: Judge) -> tuple[float, int]:
+    """How far a usable answer is from right: (optimality gap relative to the
+    optimum, units over budget); ``(0.0, 0)`` when unusable or not judged.
+
+    The search maximizes both (``hypothesis.target``), steering towards
+    larger failures that then shrink.
+    """
+    saved = _valid_saved(outcome, case)
+    if saved is None:
+        return 0.0, 0
+    overrun = max(saved_weight(case, saved) - quantize(float(case.max_memory)), 0)
+    if case.n > judge.oracle_max_items:
+        return 0.0, overrun
+    optimum = exact_value(case)
+    gap = optimum - saved_value(case, saved)
+    return (float(gap / abs(optimum)) if optimum else float(gap)), overrun
+
+
 def feasibility(outcome: Outcome, case: Case) -> list[Finding]:
     """SPEC 3.2: the saved weight does not exceed the budget, in integers."""
     saved = _valid_saved(outcome, case)
@@ -264,7 +318,7 @@ def optimality(outcome: Outcome, case: Case, judge: Judge) -> list[Finding]:
     saved = _valid_saved(outcome, case)
     if saved is None or case.n > judge.oracle_max_items:
         return []
-    optimum = exact_optimum(*case.arguments()).value
+    optimum = exact_value(case)
     achieved = saved_value(case, saved)
     allowed = Fraction(0) if judge.exact else tolerance(case.runtime)
     if optimum - achieved <= allowed:
@@ -378,35 +432,33 @@ def _bounded_repr(value: object, limit: int) -> str:
         return f"<repr failed: {type(error).__name__}>"
 
 
-CALL_PROPERTIES = (
-    "no-crash",
-    "return-shape",
-    "partition",
-    "feasibility",
-    "optimality",
-    "value-consistency",
-    "no-mutation",
-    "determinism",
-)
-
-
 def check_call(
-    solver: Solver, case: Case, judge: Judge, wanted: Collection[str] = CALL_PROPERTIES
+    solver: Solver, case: Case, judge: Judge, wanted: Collection[str] | None = None
 ) -> list[Finding]:
-    """Run the one-call properties (SPEC 3, 7, 8) named in ``wanted`` on ``case``."""
-    outcome = call(solver, case)
-    findings = no_crash(outcome, case)
-    if outcome.error is None:
-        findings += return_shape(outcome, case)
-        findings += partition(outcome, case)
-        findings += feasibility(outcome, case)
-        if "optimality" in wanted:
-            findings += optimality(outcome, case, judge)
-        findings += value_consistency(outcome, case, judge)
-        findings += no_mutation(outcome, case)
-    if "determinism" in wanted:
-        findings += determinism(solver, case, outcome)
-    return [finding for finding in findings if finding.property in wanted]
+    """Run the one-call properties (SPEC 3, 7, 8) named in ``wanted`` on ``case``.
+
+    ``wanted``: default every one-call property of :data:`TABLE`.
+    """
+    return judge_outcome(solver, case, judge, call(solver, case), wanted)
+
+
+def judge_outcome(
+    solver: Solver,
+    case: Case,
+    judge: Judge,
+    outcome: Outcome,
+    wanted: Collection[str] | None = None,
+) -> list[Finding]:
+    """The one-call properties on an outcome already obtained (a batched call).
+
+    Only ``determinism`` calls ``solver`` again.
+    """
+    names = CALL_PROPERTIES if wanted is None else wanted
+    findings: list[Finding] = []
+    for prop in TABLE:
+        if prop.name in names and prop.on_outcome is not None:
+            findings += prop.on_outcome(solver, case, judge, outcome)
+    return findings
 
 
 def _value_of(solver: Solver, case: Case) -> Fraction | None:
@@ -557,6 +609,154 @@ def zero_weight_gain(solver: Solver, case: Case, judge: Judge, runtime: float) -
         judge,
         f"appending a zero-weight item with runtime {runtime!r}",
     )
+
+
+OutcomeCheck = Callable[[Solver, Case, Judge, Outcome], list[Finding]]
+RelationCheck = Callable[[Solver, Case, Judge, Any], list[Finding]]
+ParameterDraw = Callable[[Case, Judge], st.SearchStrategy[Any]]
+
+
+@dataclass(frozen=True)
+class Property:
+    """One property, declared once; :data:`TABLE` holds them all.
+
+    Attributes:
+        name: how findings, reports and ``--properties`` name it.
+        clause: the SPEC clause it checks.
+        expectation: the expected outcome in words (reports print it next
+            to the finding's actual outcome).
+        on_outcome: a one-call property: judges one call's outcome (only
+            ``determinism`` calls the solver again).
+        relation: a metamorphic relation: compares two calls; it needs a
+            parameter drawn from ``parameter(case, judge)``.
+    """
+
+    name: str
+    clause: str
+    expectation: str
+    on_outcome: OutcomeCheck | None = None
+    relation: RelationCheck | None = None
+    parameter: ParameterDraw | None = None
+
+    @property
+    def is_relation(self) -> bool:
+        """Metamorphic (two calls, a drawn parameter) rather than one-call."""
+        return self.relation is not None
+
+
+def _on_outcome(check: Callable[[Outcome, Case], list[Finding]]) -> OutcomeCheck:
+    return lambda solver, case, judge, outcome: check(outcome, case)
+
+
+def _judged(check: Callable[[Outcome, Case, Judge], list[Finding]]) -> OutcomeCheck:
+    return lambda solver, case, judge, outcome: check(outcome, case, judge)
+
+
+def _nonpositive_items(case: Case, judge: Judge) -> st.SearchStrategy[tuple[float, float]]:
+    """Negative runtimes only for the exact judge (ours, extended domain, SPEC 4.4)."""
+    runtimes = (0.0, -1.0) if judge.exact else (0.0,)
+    return st.tuples(st.sampled_from((0.0, 1e-4, 3e-4)), st.sampled_from(runtimes))
+
+
+TABLE: tuple[Property, ...] = (
+    Property(
+        "no-crash",
+        "SPEC 7.2",
+        "returns an answer for every valid input (SPEC 7.2)",
+        on_outcome=_on_outcome(no_crash),
+    ),
+    Property(
+        "return-shape",
+        "SPEC 7.2(a)",
+        "returns (value, saved, recomputable) (SPEC 7.2(a))",
+        on_outcome=_on_outcome(return_shape),
+    ),
+    Property(
+        "partition",
+        "SPEC 7.2(b)",
+        "saved and recomputable hold plain ints, each index once (SPEC 7.2(b))",
+        on_outcome=_on_outcome(partition),
+    ),
+    Property(
+        "feasibility",
+        "SPEC 3.2",
+        "the saved items fit the quantized budget (SPEC 3.2)",
+        on_outcome=_on_outcome(feasibility),
+    ),
+    Property(
+        "optimality",
+        "SPEC 3.3, 5",
+        "the saved runtime reaches the exact optimum (SPEC 3.3, 5)",
+        on_outcome=_judged(optimality),
+    ),
+    Property(
+        "value-consistency",
+        "SPEC 7.1, 7.2(e)",
+        "the value equals the saved runtimes' sum (SPEC 7.1, 7.2(e))",
+        on_outcome=_judged(value_consistency),
+    ),
+    Property(
+        "no-mutation",
+        "SPEC 8.2",
+        "the input lists are left unchanged (SPEC 8.2)",
+        on_outcome=_on_outcome(no_mutation),
+    ),
+    Property(
+        "determinism",
+        "SPEC 8.1",
+        "the same input gives the same answer (SPEC 8.1)",
+        on_outcome=lambda solver, case, judge, outcome: determinism(solver, case, outcome),
+    ),
+    Property(
+        "budget-monotone",
+        "SPEC 3.2",
+        "a larger budget never lowers the saved runtime",
+        relation=budget_monotone,
+        parameter=lambda case, judge: st.integers(1, 3),
+    ),
+    Property(
+        "permutation-invariant",
+        "SPEC 3.2",
+        "reordering the items keeps the saved runtime",
+        relation=permutation_invariant,
+        parameter=lambda case, judge: st.permutations(range(case.n)),
+    ),
+    Property(
+        "append-heavy-item",
+        "SPEC 3.2",
+        "an item over the budget changes nothing",
+        relation=append_heavy_item,
+        parameter=lambda case, judge: st.sampled_from((1.0, 1e12)),
+    ),
+    Property(
+        "append-nonpositive-item",
+        "SPEC 3.2",
+        "an item with runtime <= 0 changes nothing",
+        relation=lambda solver, case, judge, item: append_nonpositive_item(
+            solver, case, judge, *item
+        ),
+        parameter=_nonpositive_items,
+    ),
+    Property(
+        "runtime-scaling",
+        "SPEC 3.2",
+        "scaling the runtimes by 2**k scales the saved runtime",
+        relation=runtime_scaling,
+        parameter=lambda case, judge: st.integers(-4, 4),
+    ),
+    Property(
+        "zero-weight-gain",
+        "SPEC 3.2",
+        "a free item with runtime r adds exactly r",
+        relation=zero_weight_gain,
+        parameter=lambda case, judge: st.sampled_from((1.0, 0.5, 1e6)),
+    ),
+)
+"""Every property, in report order: the one place a property is registered."""
+
+PROPERTIES: dict[str, Property] = {prop.name: prop for prop in TABLE}
+CALL_PROPERTIES = tuple(prop.name for prop in TABLE if not prop.is_relation)
+RELATIONS = tuple(prop.name for prop in TABLE if prop.is_relation)
 
 
 def documented_error(

@@ -160,9 +160,10 @@ def release_markdown(
     lines += [f"| {name} | {value} |" for name, value in environment()]
     lines += [
         "",
-        f"Search: max examples {options.max_examples} per round and tier, time budget "
-        f"{options.time_budget:g} s per target, seed "
-        f"{'derandomized' if options.seed is None else options.seed}; call timeout "
+        f"Search: at most {options.max_examples} random cases and {options.time_budget:g} s "
+        "per target after the exhaustive phase, seed "
+        f"{'fresh per target (in each verdict)' if options.seed is None else options.seed}; "
+        "call timeout "
         f"{options.call_timeout:g} s. Sandbox: {describe_sandbox(options.sandbox)}.",
         "",
         "## Verdicts",

@@ -70,11 +70,7 @@ def markdown_sections(reports: Sequence[TargetReport], level: int = 2) -> list[s
             lines += [f"Could not be loaded: {report.error}", ""]
             lines += [*report.isolation_notes(), ""] if report.isolation_notes() else []
             continue
-        lines.append(
-            f"Judge: {report.judge}; domain: {report.domain}; {report.examples} examples, "
-            f"{report.calls} solver calls, {report.seconds:.1f} s."
-            + (" The search stopped on the time budget." if report.stopped_early else "")
-        )
+        lines.append(f"Judge: {report.judge}; domain: {report.domain}; {report.effort}.")
         if report.isolation_notes():
             lines += ["", *report.isolation_notes()]
         lines += ["", "| property | verdict | examples | time (s) |", "|---|---|---|---|"]
@@ -154,7 +150,7 @@ def to_junit(reports: Sequence[TargetReport]) -> str:
                 )
                 counts["failures"] += 1
             elif row.verdict == "warning":
-                ET.SubElement(case, "skipped", message="search stopped on the time budget")
+                ET.SubElement(case, "skipped", message="search cut off before its effort was spent")
                 counts["skipped"] += 1
         suite.set("time", f"{report.seconds:.3f}")
         for key, value in counts.items():

@@ -1,42 +1,74 @@
-"""Search for property failures with Hypothesis and shrink each to a minimal case.
+"""Search for property failures and shrink each to a minimal case.
 
-:func:`audit` runs every property of :mod:`knapsack_audit.properties` on cases
-drawn from :mod:`knapsack_audit.strategies`. Each property raises its own
-exception class, so Hypothesis tracks and shrinks every failing property
-separately (its multiple-bug reporting) and the result holds one minimal
-counterexample per failing property.
+:func:`audit` runs the properties of :data:`knapsack_audit.properties.TABLE`
+in three phases:
+
+1. **pinned**: known upstream bugs, one case each;
+2. **exhaustive**: every instance of a small scope
+   (:func:`knapsack_audit.exhaustive.audit_scope`: up to 3 items), in
+   batches, one-call properties only: the small-scope hypothesis, so a bug
+   with a counterexample of a few items is found in well under a second;
+3. **random**: Hypothesis rounds over :mod:`knapsack_audit.strategies`, each
+   round with a fresh seed derived from ``seed``, until the time budget or
+   the example budget is spent (a PASS means the effort was spent),
+   steered by ``hypothesis.target`` towards larger optimality gaps and more
+   units over budget. Each
+   property raises its own exception class, so Hypothesis shrinks the first
+   failing property of a round; later rounds ignore the properties found.
+
+Every finding is then reduced further by :func:`minimize` (drop items while
+the property still fails). A failure seen is never lost: the smallest
+failing case of each property is kept as it is seen, and if the hard stop
+cuts a shrink short, that case is reported, marked "not fully shrunk". A call
+that times out is not shrunk by Hypothesis (each step would wait out the
+timeout) but by :func:`shrink_timeout`: whole chunks of items dropped, with a
+shorter call timeout.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import random
 import time
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
 
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, given, seed, settings, target
 from hypothesis import strategies as st
-from hypothesis.errors import Flaky
+from hypothesis.errors import Flaky, FlakyStrategyDefinition
 
 from knapsack_audit import properties as props
 from knapsack_audit.cases import Case
-from knapsack_audit.properties import Finding, Judge, Solver
-from knapsack_audit.strategies import cases, small_cases
+from knapsack_audit.exhaustive import Scope
+from knapsack_audit.properties import Finding, Judge, Outcome, Solver
+from knapsack_audit.strategies import cases, repeated_block_cases, small_cases
 
-METAMORPHIC_PROPERTIES = (
-    "budget-monotone",
-    "permutation-invariant",
-    "append-heavy-item",
-    "append-nonpositive-item",
-    "runtime-scaling",
-    "zero-weight-gain",
-)
-PROPERTIES = (*props.CALL_PROPERTIES, *METAMORPHIC_PROPERTIES)
+PROPERTIES = tuple(prop.name for prop in props.TABLE)
+
+BATCH_SIZE = 256
+"""Exhaustive-phase cases sent to a worker in one message."""
+
+SCALE_EXAMPLES = 3
+"""Examples per round of the partitioner-scale tier (hundreds of items: slow
+for a pure-Python solver, so few, and one-call properties only)."""
+
+SHRINK_SECONDS = 10.0
+"""Seconds Hypothesis may spend shrinking one failure; then the smallest case
+seen is kept (marked "not fully shrunk") and :func:`minimize` drops items."""
+
+SHRINK_CALL_TIMEOUT = 1.0
+"""Seconds per call while :func:`shrink_timeout` drops items from a timing-out case."""
+
+NOT_FULLY_SHRUNK = " (not fully shrunk: the search was stopped while shrinking)"
+DID_NOT_REPLAY = " (did not reproduce on replay: nondeterministic or timing-dependent)"
+SHRINK_CUT = f" (not fully shrunk: shrinking stopped after {SHRINK_SECONDS:g} s)"
 
 
 class SearchStopped(BaseException):
-    """Raise from the solver or ``on_example`` to end :func:`audit` early.
+    """Raised when the hard stop passes: ends :func:`audit` early.
 
     A ``BaseException``, so neither :func:`knapsack_audit.properties.call` nor
     Hypothesis treats it as a failure; :func:`audit` returns what it has found.
@@ -49,139 +81,76 @@ class PropertyFailed(AssertionError):
     finding: Finding
 
 
+class _TimedOut(BaseException):
+    """Ends a Hypothesis round at a call timeout, so Hypothesis does not shrink it."""
+
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(finding.message)
+        self.finding = finding
+
+
 _FAILURE_TYPES: dict[str, type[PropertyFailed]] = {
     name: type(f"PropertyFailed_{name.replace('-', '_')}", (PropertyFailed,), {})
     for name in PROPERTIES
 }
 
 
+@runtime_checkable
+class Worker(Protocol):
+    """What an isolated solver (:class:`knapsack_audit.isolation.IsolatedSolver`)
+    offers beyond a call: batched calls and an adjustable call timeout."""
+
+    call_timeout: float
+
+    def __call__(self, memory: list[Any], runtime: list[Any], max_memory: Any) -> Any: ...
+
+    def call_many(self, arguments: list[tuple[list[Any], list[Any], Any]]) -> list[Any]: ...
+
+
 @dataclass
 class AuditResult:
-    """What :func:`audit` found: a minimal finding per failing property."""
+    """What :func:`audit` found, and the effort it spent."""
 
     findings: dict[str, Finding] = field(default_factory=dict)
     examples: int = 0
+    """Random-phase examples tried (pinned cases included)."""
     seconds: float = 0.0
     calls: Counter[str] = field(default_factory=Counter)
     found_at: dict[str, tuple[int, float]] = field(default_factory=dict)
     """Per finding: (examples tried, seconds elapsed) when it was found."""
     stopped_early: bool = False
-    """The time budget or a :class:`SearchStopped` ended the search."""
+    """The hard stop ended the search before its budgets were spent."""
+    seed: int = 0
+    rounds: int = 0
+    scope: str = ""
+    """The exhaustive phase's bound, in words (empty: no exhaustive phase)."""
+    scope_checked: int = 0
+    scope_total: int = 0
 
     def failed(self) -> list[str]:
         """Names of the failing properties, in :data:`PROPERTIES` order."""
         return [name for name in PROPERTIES if name in self.findings]
 
+    @property
+    def scope_complete(self) -> bool:
+        """Every instance of the exhaustive scope was checked."""
+        return self.scope_checked == self.scope_total
 
-def metamorphic_checks(
+
+def relation_checks(
     solver: Solver,
     case: Case,
     judge: Judge,
     data: st.DataObject,
-    wanted: Collection[str] = METAMORPHIC_PROPERTIES,
+    wanted: Collection[str] = props.RELATIONS,
 ) -> list[Finding]:
-    """Draw each wanted relation's parameter and run that relation."""
+    """Draw each wanted relation's parameter (from the table) and run that relation."""
     findings: list[Finding] = []
-    if "budget-monotone" in wanted:
-        extra = data.draw(st.integers(1, 3), label="extra_units")
-        findings += props.budget_monotone(solver, case, judge, extra)
-    if "permutation-invariant" in wanted:
-        order = data.draw(st.permutations(range(case.n)), label="order")
-        findings += props.permutation_invariant(solver, case, judge, order)
-    if "append-heavy-item" in wanted:
-        heavy_runtime = data.draw(st.sampled_from((1.0, 1e12)), label="heavy_runtime")
-        findings += props.append_heavy_item(solver, case, judge, heavy_runtime)
-    if "append-nonpositive-item" in wanted:
-        memory = data.draw(st.sampled_from((0.0, 1e-4, 3e-4)), label="memory")
-        runtime = data.draw(
-            st.sampled_from((0.0, -1.0) if judge.exact else (0.0,)), label="runtime"
-        )
-        findings += props.append_nonpositive_item(solver, case, judge, memory, runtime)
-    if "runtime-scaling" in wanted:
-        exponent = data.draw(st.integers(-4, 4), label="exponent")
-        findings += props.runtime_scaling(solver, case, judge, exponent)
-    if "zero-weight-gain" in wanted:
-        gain = data.draw(st.sampled_from((1.0, 0.5, 1e6)), label="zero_runtime")
-        findings += props.zero_weight_gain(solver, case, judge, gain)
+    for prop in props.TABLE:
+        if prop.name in wanted and prop.relation is not None and prop.parameter is not None:
+            parameter = data.draw(prop.parameter(case, judge), label=prop.name)
+            findings += prop.relation(solver, case, judge, parameter)
     return findings
-
-
-def audit(
-    solver: Solver,
-    judge: Judge,
-    *,
-    strategy: st.SearchStrategy[Case] | None = None,
-    hypothesis_settings: settings | None = None,
-    properties: Iterable[str] = PROPERTIES,
-    domain: str = "partitioner",
-    pinned: Sequence[Case] = (),
-    on_example: Callable[[int], None] | None = None,
-    time_budget: float | None = None,
-) -> AuditResult:
-    """Search for failures of ``properties`` and shrink each to a minimal case.
-
-    The default search has two tiers: tiny cases first (cheap to shrink, where
-    most bugs already show), then every regime of
-    :func:`knapsack_audit.strategies.cases`. Hypothesis stops generating at its
-    first failure, so the search runs in rounds: each round shrinks one
-    failing property, which later rounds then ignore, until a round finds
-    nothing new. Every finding is then reduced further by :func:`minimize`
-    (drop items while the property still fails).
-
-    Args:
-        solver: the callable under audit (upstream's signature).
-        judge: exact (ours) or float32-tolerant (third party), SPEC 5.
-        strategy: cases to draw instead of the two default tiers.
-        hypothesis_settings: e.g. a registered profile; default: the loaded one.
-        properties: the subset of :data:`PROPERTIES` to check.
-        domain: ``"partitioner"`` or ``"extended"`` (SPEC 4.4).
-        pinned: cases checked before the search (known upstream bugs); a
-            failure found there is reported (and minimized) like any other.
-        on_example: called with the running example count (progress display).
-        time_budget: seconds after which no new round starts.
-    """
-    wanted = set(properties)
-    unknown = wanted - set(PROPERTIES)
-    if unknown:
-        raise ValueError(f"properties: unknown names {sorted(unknown)}; known: {PROPERTIES}")
-    result = AuditResult()
-    base = hypothesis_settings or settings()
-    run_settings = settings(
-        base,
-        deadline=None,
-        database=None,
-        suppress_health_check=list(HealthCheck),
-        report_multiple_bugs=False,
-        phases=[p for p in base.phases if p is not Phase.explain],
-    )
-    tiers = [strategy] if strategy is not None else [small_cases(domain), cases(domain)]
-    started = time.perf_counter()
-    try:
-        for case in pinned:
-            for pinned_finding in findings_for(solver, case, judge, None, wanted):
-                result.findings[pinned_finding.property] = pinned_finding
-                result.found_at[pinned_finding.property] = (
-                    result.examples,
-                    time.perf_counter() - started,
-                )
-                wanted.discard(pinned_finding.property)
-                result.findings[pinned_finding.property] = minimize(solver, judge, pinned_finding)
-            result.examples += 1
-        while wanted:
-            if time_budget is not None and time.perf_counter() - started > time_budget:
-                result.stopped_early = True
-                break
-            found = _search_tiers(solver, judge, tiers, run_settings, wanted, result, on_example)
-            if found is None:
-                break
-            result.findings[found.property] = found
-            result.found_at[found.property] = (result.examples, time.perf_counter() - started)
-            wanted.discard(found.property)
-            result.findings[found.property] = minimize(solver, judge, found)
-    except SearchStopped:
-        result.stopped_early = True
-    result.seconds = time.perf_counter() - started
-    return result
 
 
 def findings_for(
@@ -196,50 +165,360 @@ def findings_for(
     The metamorphic relations run only when ``data`` (to draw their
     parameters) is given and one of them is wanted.
     """
-    findings = props.check_call(solver, case, judge, wanted)
-    if data is not None and not set(wanted).isdisjoint(METAMORPHIC_PROPERTIES):
-        findings += metamorphic_checks(solver, case, judge, data, wanted)
-    return findings
+    return _findings_and_outcome(solver, case, judge, data, wanted)[0]
 
 
-def _search_tiers(
+def _findings_and_outcome(
+    solver: Solver,
+    case: Case,
+    judge: Judge,
+    data: st.DataObject | None,
+    wanted: Collection[str],
+) -> tuple[list[Finding], Outcome]:
+    outcome = props.call(solver, case)
+    if isinstance(outcome.error, TimeoutError):
+        # Calling again (determinism, relations) would wait out more timeouts.
+        timed_out = {"no-crash"} & set(wanted)
+        return props.judge_outcome(solver, case, judge, outcome, timed_out), outcome
+    findings = props.judge_outcome(solver, case, judge, outcome, wanted)
+    if data is not None and not set(wanted).isdisjoint(props.RELATIONS):
+        findings += relation_checks(solver, case, judge, data, wanted)
+    return findings, outcome
+
+
+class Stoppable:
+    """The solver, raising :class:`SearchStopped` once ``hard_stop`` (a
+    :func:`time.monotonic` time) has passed: how a search, or a caller's
+    :func:`minimize`, is cut off without the solver knowing."""
+
+    def __init__(self, solver: Solver, hard_stop: float | None) -> None:
+        self.solver = solver
+        self.hard_stop = hard_stop
+
+    def __call__(self, memory: list[Any], runtime: list[Any], max_memory: Any) -> Any:
+        self.check()
+        return self.solver(memory, runtime, max_memory)
+
+    def check(self) -> None:
+        """Raise :class:`SearchStopped` if the hard stop has passed."""
+        if self.hard_stop is not None and time.monotonic() > self.hard_stop:
+            raise SearchStopped
+
+
+class _Search:
+    """The state of one :func:`audit`: what is wanted, found and seen."""
+
+    def __init__(
+        self,
+        solver: Stoppable,
+        judge: Judge,
+        wanted: set[str],
+        on_example: Callable[[int], None] | None,
+        stop_at_first: bool = False,
+    ) -> None:
+        self.stop_at_first = stop_at_first
+        self.solver = solver
+        self.judge = judge
+        self.wanted = wanted
+        self.on_example = on_example
+        self.result = AuditResult()
+        self.started = time.perf_counter()
+        self.seen: dict[str, Finding] = {}
+        """Per property not yet found: the smallest failing case seen (shrinking)."""
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    def see(self, finding: Finding) -> None:
+        """Remember ``finding`` if it is the smallest failure of its property so far."""
+        self.result.found_at.setdefault(finding.property, (self.result.examples, self.elapsed()))
+        known = self.seen.get(finding.property)
+        if known is None or _size(finding.case) < _size(known.case):
+            self.seen[finding.property] = finding
+
+    def record(self, finding: Finding, shrink: bool = True) -> None:
+        """A found failure: stop searching for its property, then shrink it."""
+        name = finding.property
+        self.result.found_at.setdefault(name, (self.result.examples, self.elapsed()))
+        self.wanted.discard(name)
+        self.seen.pop(name, None)
+        self.result.findings[name] = finding
+        if shrink:
+            smaller = minimize(self.solver, self.judge, finding)
+            if finding.message.endswith(SHRINK_CUT) and not smaller.message.endswith(SHRINK_CUT):
+                smaller = dataclasses.replace(smaller, message=smaller.message + SHRINK_CUT)
+            self.result.findings[name] = smaller
+        if self.stop_at_first:
+            self.wanted.clear()
+
+    def keep_seen(self) -> None:
+        """After a stop: report each failure seen but not recorded, unshrunk."""
+        for name, finding in list(self.seen.items()):
+            if name in self.result.findings:
+                current = self.result.findings[name]
+                if _size(finding.case) < _size(current.case):
+                    current = finding
+                self.result.findings[name] = _unshrunk(current)
+            else:
+                self.record(_unshrunk(finding), shrink=False)
+        self.seen.clear()
+
+
+def _size(case: Case) -> tuple[int, int]:
+    return case.n, len(case.as_call())
+
+
+def _unshrunk(finding: Finding) -> Finding:
+    if "(not fully shrunk" in finding.message:
+        return finding
+    return dataclasses.replace(finding, message=finding.message + NOT_FULLY_SHRUNK)
+
+
+def audit(
     solver: Solver,
     judge: Judge,
-    tiers: Sequence[st.SearchStrategy[Case]],
-    run_settings: settings,
-    wanted: set[str],
-    result: AuditResult,
-    on_example: Callable[[int], None] | None,
-) -> Finding | None:
-    """The first tier that finds a failure of a wanted property, shrunk."""
-    for tier in tiers:
-        found = _search_round(solver, judge, tier, run_settings, wanted, result, on_example)
-        if found is not None:
-            return found
-    return None
+    *,
+    strategy: st.SearchStrategy[Case] | None = None,
+    hypothesis_settings: settings | None = None,
+    properties: Iterable[str] = PROPERTIES,
+    domain: str = "partitioner",
+    pinned: Sequence[Case] = (),
+    scope: Scope | None = None,
+    on_example: Callable[[int], None] | None = None,
+    time_budget: float | None = None,
+    max_examples: int | None = None,
+    search_seed: int = 0,
+    hard_stop: float | None = None,
+    phase_seconds: float | None = None,
+    scale: bool = False,
+    stop_at_first: bool = False,
+) -> AuditResult:
+    """Search for failures of ``properties`` and shrink each to a minimal case.
+
+    The random phase runs rounds of ``hypothesis_settings.max_examples``
+    examples per tier (tiny cases first, cheap to shrink, where most bugs
+    show; then every regime of :func:`knapsack_audit.strategies.cases`).
+    With a derandomized profile (the test suite) every round would repeat
+    the last, so the search stops at the first round that finds nothing.
+    Otherwise round ``k`` is seeded from ``search_seed`` and ``k``, and rounds go
+    on until ``time_budget`` seconds or ``max_examples`` examples are spent
+    (at least one round when neither is given).
+
+    Args:
+        solver: the callable under audit (upstream's signature); a
+            :class:`Worker` also gets batched calls and timeout shrinking.
+        judge: exact (ours) or float32-tolerant (third party), SPEC 5.
+        strategy: cases to draw instead of the two default tiers.
+        hypothesis_settings: e.g. a registered profile; default: the loaded one.
+        properties: the subset of :data:`PROPERTIES` to check.
+        domain: ``"partitioner"`` or ``"extended"`` (SPEC 4.4).
+        pinned: cases checked first (known upstream bugs).
+        scope: the exhaustive phase's scope (``None``: no exhaustive phase).
+        on_example: called with the running example count (progress display).
+        time_budget: seconds after which the random phase starts no new example
+            (a failure being shrunk is still shrunk).
+        max_examples: random-phase example budget (``None``: no limit but time).
+        search_seed: seeds the random phase (replay a run with the same seed).
+        hard_stop: a :func:`time.monotonic` time after which every solver call
+            ends the search; what was found or seen is still reported.
+        phase_seconds: if given, the hard stop moves to ``phase_seconds``
+            after the start of the random phase, and ``time_budget`` counts
+            from there too, so a slow exhaustive phase does not eat the
+            random phase's budget (each phase is bounded on its own).
+        scale: add to each round, before its last tier, :data:`SCALE_EXAMPLES` of the
+            partitioner's real sizes (:func:`~knapsack_audit.strategies.repeated_block_cases`),
+            one-call properties only.
+        stop_at_first: end the search at the first finding (mutation testing).
+    """
+    wanted = set(properties)
+    unknown = wanted - set(PROPERTIES)
+    if unknown:
+        raise ValueError(f"properties: unknown names {sorted(unknown)}; known: {PROPERTIES}")
+    stoppable = Stoppable(solver, hard_stop)
+    search = _Search(stoppable, judge, wanted, on_example, stop_at_first)
+    search.result.seed = search_seed
+    base = hypothesis_settings or settings()
+    tiers = [
+        _Tier(tier)
+        for tier in ([strategy] if strategy is not None else [small_cases(domain), cases(domain)])
+    ]
+    if scale:
+        tiers.insert(-1, _Tier(repeated_block_cases(), SCALE_EXAMPLES, one_call=True))
+    try:
+        for case in pinned:
+            for finding in findings_for(stoppable, case, judge, None, wanted):
+                search.record(finding)
+            search.result.examples += 1
+        if scope is not None:
+            _exhaustive_phase(search, solver, scope)
+        random_started = search.elapsed()
+        if phase_seconds is not None:
+            stoppable.hard_stop = time.monotonic() + phase_seconds
+        else:
+            random_started = 0.0
+        budget = None if time_budget is None else random_started + time_budget
+        _random_phase(search, tiers, base, budget, max_examples, search_seed)
+    except SearchStopped:
+        search.result.stopped_early = True
+    search.keep_seen()
+    search.result.seconds = search.elapsed()
+    return search.result
+
+
+def _exhaustive_phase(search: _Search, solver: Solver, scope: Scope) -> None:
+    """Every case of ``scope``, one-call properties, batched to a worker if there is one.
+
+    A batch that fails as a whole (a call timed out or ended the worker) is
+    retried one case at a time up to the first call that fails, which is a
+    ``no-crash`` finding; the phase then ends (incomplete, as the verdict
+    says), since every further call might wait out a timeout or restart the
+    worker too.
+    """
+    wanted = search.wanted - {"determinism"}
+    search.result.scope = scope.bound
+    instances = scope.cases()
+    search.result.scope_total = len(instances)
+    for start in range(0, len(instances), BATCH_SIZE):
+        if not wanted & search.wanted:
+            search.result.scope_checked = search.result.scope_total
+            return
+        search.solver.check()
+        batch = instances[start : start + BATCH_SIZE]
+        outcomes = _outcomes(solver, batch)
+        for case, outcome in zip(batch, outcomes, strict=True):
+            gave_up = outcome is None
+            if outcome is None:
+                outcome = props.call(search.solver, case)
+                gave_up = outcome.error is not None
+            if not gave_up:
+                search.result.scope_checked += 1
+            found = props.judge_outcome(solver, case, search.judge, outcome, wanted & search.wanted)
+            for finding in found:
+                if finding.property in search.wanted:
+                    search.record(finding)
+            if gave_up:
+                return
+
+
+def _outcomes(solver: Solver, batch: Sequence[Case]) -> list[Outcome | None]:
+    """Outcomes of one batch, or ``None`` for each case of a batch that failed as
+    a whole (the worker's :class:`~knapsack_audit.isolation.SolverFailure`)."""
+    if not isinstance(solver, Worker):
+        return [props.call(solver, case) for case in batch]
+    try:
+        return list(props.call_many(solver.call_many, batch))
+    except Exception:  # a timeout or a dead worker: retried case by case
+        return [None] * len(batch)
+
+
+@dataclass(frozen=True)
+class _Tier:
+    """A strategy of the random phase, its examples per round (``None``: the
+    settings' ``max_examples``) and whether only one-call properties run."""
+
+    strategy: st.SearchStrategy[Case]
+    examples: int | None = None
+    one_call: bool = False
+
+
+def _random_phase(
+    search: _Search,
+    tiers: Sequence[_Tier],
+    base: settings,
+    time_budget: float | None,
+    max_examples: int | None,
+    search_seed: int,
+) -> None:
+    run_settings = settings(
+        base,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+        report_multiple_bugs=False,
+        phases=[p for p in base.phases if p is not Phase.explain],
+    )
+    seeds = random.Random(search_seed)
+    result = search.result
+    unlimited = time_budget is None and max_examples is None
+
+    def spent() -> bool:
+        if time_budget is not None and search.elapsed() > time_budget:
+            return True
+        return max_examples is not None and result.examples >= max_examples
+
+    while search.wanted and not spent():
+        result.rounds += 1
+        round_seed = seeds.getrandbits(64)
+        found = False
+        for tier in tiers:
+            if tier.one_call and search.wanted.isdisjoint(props.CALL_PROPERTIES):
+                continue
+            tier_settings = settings(run_settings, max_examples=tier.examples or base.max_examples)
+            finding = _search_round(search, tier, tier_settings, round_seed, spent)
+            if finding is not None:
+                search.record(finding)
+                found = True
+                break
+        if not found and (base.derandomize or unlimited):
+            return
 
 
 def _search_round(
-    solver: Solver,
-    judge: Judge,
-    strategy: st.SearchStrategy[Case],
+    search: _Search,
+    tier: _Tier,
     run_settings: settings,
-    wanted: set[str],
-    result: AuditResult,
-    on_example: Callable[[int], None] | None,
+    round_seed: int,
+    spent: Callable[[], bool],
 ) -> Finding | None:
+    """One Hypothesis run; its first failing property, shrunk, or ``None``."""
+    result = search.result
+
+    failing_since: list[float] = []
+
     def check(case: Case, data: st.DataObject) -> None:
+        if not search.seen and spent():
+            raise _BudgetSpent
+        if failing_since and search.elapsed() - failing_since[0] > SHRINK_SECONDS:
+            raise _ShrinkCut
         result.examples += 1
-        if on_example is not None:
-            on_example(result.examples)
-        for finding in findings_for(solver, case, judge, data, wanted):
+        if search.on_example is not None:
+            search.on_example(result.examples)
+        wanted = search.wanted & set(props.CALL_PROPERTIES) if tier.one_call else search.wanted
+        findings, outcome = _findings_and_outcome(search.solver, case, search.judge, data, wanted)
+        gap, overrun = props.shortfall(outcome, case, search.judge)
+        target(gap, label="optimality gap (relative)")
+        target(float(overrun), label="units over budget")
+        for finding in findings:
+            search.see(finding)
+        if findings and not failing_since:
+            failing_since.append(search.elapsed())
+        if findings and isinstance(outcome.error, TimeoutError):
+            timed_out = [f for f in findings if f.property == "no-crash"]
+            if timed_out:
+                raise _TimedOut(timed_out[0])
+        for finding in findings:
             failure = _FAILURE_TYPES[finding.property](finding.message)
             failure.finding = finding
             raise failure
 
-    test = given(strategy, st.data())(check)
+    test = given(tier.strategy, st.data())(check)
+    if not run_settings.derandomize:
+        test = seed(round_seed)(test)
     try:
-        settings(run_settings)(test)()
+        _run(settings(run_settings)(test))
+    except _BudgetSpent:
+        return None
+    except _ShrinkCut:
+        name, smallest = min(search.seen.items(), key=lambda item: _size(item[1].case))
+        search.seen.pop(name)
+        return dataclasses.replace(smallest, message=smallest.message + SHRINK_CUT)
+    except _TimedOut as timeout:
+        search.seen.pop(timeout.finding.property, None)
+        search.record(timeout.finding, shrink=False)
+        search.result.findings[timeout.finding.property] = shrink_timeout(
+            search.solver, search.judge, timeout.finding
+        )
+        return None
     except PropertyFailed as failure:
         return failure.finding
     except Flaky as flaky:
@@ -249,10 +528,35 @@ def _search_round(
         for error in _leaves(flaky):
             if isinstance(error, PropertyFailed):
                 finding = error.finding
-                note = " (did not reproduce on replay: nondeterministic or timing-dependent)"
-                return dataclasses.replace(finding, message=finding.message + note)
+                return dataclasses.replace(finding, message=finding.message + DID_NOT_REPLAY)
         raise
     return None
+
+
+def _run(test: Callable[[], None]) -> None:
+    """Run a Hypothesis test, re-raising our control exceptions as themselves.
+
+    Hypothesis replays an example that raised a ``BaseException``; when the
+    replay draws differently (the relations draw after the stop point) it
+    raises :class:`FlakyStrategyDefinition` from ours instead.
+    """
+    try:
+        test()
+    except FlakyStrategyDefinition as error:
+        cause: BaseException | None = error
+        while cause is not None:
+            if isinstance(cause, SearchStopped | _BudgetSpent | _ShrinkCut | _TimedOut):
+                raise cause from None
+            cause = cause.__context__
+        raise
+
+
+class _BudgetSpent(BaseException):
+    """Ends a Hypothesis round when the budget is spent and nothing is being shrunk."""
+
+
+class _ShrinkCut(BaseException):
+    """Ends a Hypothesis round that has shrunk one failure for :data:`SHRINK_SECONDS`."""
 
 
 def _leaves(error: BaseException) -> Iterable[BaseException]:
@@ -275,26 +579,83 @@ def minimize(solver: Solver, judge: Judge, finding: Finding) -> Finding:
     Hypothesis shrinks within one regime of the strategy; this step makes the
     counterexample minimal in the number of items whatever regime found it.
     Metamorphic findings depend on drawn parameters and keep Hypothesis' shrink.
+    If the search is stopped meanwhile, the smallest case so far is returned.
     """
     if finding.property not in props.CALL_PROPERTIES:
         return finding
     current = finding
     progress = True
-    while progress:
-        progress = False
-        for i in range(current.case.n):
-            smaller = _without(current.case, i)
-            again = [f for f in findings_for(solver, smaller, judge, None, [finding.property])]
-            if again:
-                current = again[0]
-                progress = True
-                break
+    try:
+        while progress:
+            progress = False
+            for i in range(current.case.n):
+                smaller = _without(current.case, [i])
+                again = findings_for(solver, smaller, judge, None, [finding.property])
+                if again:
+                    current = again[0]
+                    progress = True
+                    break
+    except SearchStopped:
+        return _unshrunk(current)
     return current
 
 
-def _without(case: Case, i: int) -> Case:
+def shrink_timeout(solver: Solver, judge: Judge, finding: Finding) -> Finding:
+    """Shrink a case on which the call timed out by dropping chunks of items.
+
+    Chunks of ``n/2``, ``n/4``, ..., 1 items are dropped while the smaller case
+    still times out under :data:`SHRINK_CALL_TIMEOUT` (a :class:`Worker`'s
+    call timeout is lowered meanwhile), then the result is confirmed with the
+    full timeout; if it does not time out then, the original case stands
+    (noted "did not reproduce" when nothing was dropped).
+    """
+    case = finding.case
+    with _call_timeout(solver, SHRINK_CALL_TIMEOUT):
+        try:
+            chunk = max(case.n // 2, 1)
+            while chunk >= 1 and case.n > 0:
+                start = 0
+                while start < case.n:
+                    smaller = _without(case, range(start, min(start + chunk, case.n)))
+                    if _times_out(solver, smaller):
+                        case = smaller
+                    else:
+                        start += chunk
+                chunk //= 2
+        except SearchStopped:
+            return _unshrunk(finding)
+    outcome = props.call(solver, case)
+    if isinstance(outcome.error, TimeoutError):
+        return props.judge_outcome(solver, case, judge, outcome, ["no-crash"])[0]
+    if case == finding.case:
+        return dataclasses.replace(finding, message=finding.message + DID_NOT_REPLAY)
+    return finding
+
+
+def _times_out(solver: Solver, case: Case) -> bool:
+    return isinstance(props.call(solver, case).error, TimeoutError)
+
+
+@contextlib.contextmanager
+def _call_timeout(solver: Solver, seconds: float) -> Iterator[None]:
+    """Lower a :class:`Worker`'s call timeout to ``seconds`` for the block."""
+    target = solver.solver if isinstance(solver, Stoppable) else solver
+    if not isinstance(target, Worker):
+        yield
+        return
+    saved = target.call_timeout
+    target.call_timeout = min(saved, seconds)
+    try:
+        yield
+    finally:
+        target.call_timeout = saved
+
+
+def _without(case: Case, drop: Iterable[int]) -> Case:
+    dropped = set(drop)
+    keep = [i for i in range(case.n) if i not in dropped]
     return Case(
-        case.memory[:i] + case.memory[i + 1 :],
-        case.runtime[:i] + case.runtime[i + 1 :],
+        tuple(case.memory[i] for i in keep),
+        tuple(case.runtime[i] for i in keep),
         case.max_memory,
     )

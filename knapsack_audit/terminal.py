@@ -19,7 +19,13 @@ from rich.text import Text
 from knapsack_audit.targets import Target
 from knapsack_audit.verify import TargetReport
 
-VERDICT_STYLES = {"pass": "green", "fail": "bold red", "warning": "yellow", "error": "bold red"}
+VERDICT_STYLES = {
+    "pass": "green",
+    "fail": "bold red",
+    "warning": "yellow",
+    "incomplete": "yellow",
+    "error": "bold red",
+}
 
 
 def print_report(console: Console, report: TargetReport) -> None:
@@ -35,11 +41,7 @@ def print_report(console: Console, report: TargetReport) -> None:
         return
     table = Table(
         title=title,
-        caption=(
-            f"judge {report.judge}, {report.domain} domain, {report.examples} examples, "
-            f"{report.calls} calls, {report.seconds:.1f} s"
-            + ("; stopped on the time budget" if report.stopped_early else "")
-        ),
+        caption=f"judge {report.judge}, {report.domain} domain; {report.effort}",
         title_justify="left",
     )
     table.add_column("property")

@@ -27,10 +27,11 @@ from __future__ import annotations
 from hypothesis import settings
 
 from knapsack_audit.compare import JUDGED_PROPERTIES, minimal_regression, regressed
+from knapsack_audit.exhaustive import scope_for
 from knapsack_audit.families import EFFORTS, families
-from knapsack_audit.properties import Finding, Judge, Solver, check_call
+from knapsack_audit.properties import PROPERTIES, Finding, Judge, Solver, check_call
 from knapsack_audit.search import audit
-from knapsack_audit.verify import EXPECTATIONS, PINNED_CASES
+from knapsack_audit.verify import PINNED_CASES
 
 SEARCH_EFFORT = {"quick": (25, 10.0), "default": (60, 36.0), "long": (300, 300.0)}
 """Effort name -> (Hypothesis examples per round, seconds after which no round starts)."""
@@ -67,6 +68,7 @@ def assert_solver_correct(solver: Solver, effort: str = "quick", exact: bool = F
         hypothesis_settings=settings(max_examples=examples, derandomize=True),
         domain="extended" if exact else "partitioner",
         pinned=PINNED_CASES,
+        scope=scope_for("extended" if exact else "partitioner"),
         time_budget=seconds,
     )
     if not result.findings:
@@ -74,7 +76,7 @@ def assert_solver_correct(solver: Solver, effort: str = "quick", exact: bool = F
     name = _name(solver)
     paragraphs = [
         f"{prop} fails ({finding.clause}): {finding.case.as_call(name)}\n"
-        f"  expected: {EXPECTATIONS.get(prop, prop)}\n  actual: {finding.message}"
+        f"  expected: {PROPERTIES[prop].expectation}\n  actual: {finding.message}"
         for prop in result.failed()
         for finding in [result.findings[prop]]
     ]

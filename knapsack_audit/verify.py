@@ -11,6 +11,7 @@ serialize to JSON (:meth:`TargetReport.to_dict`).
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -18,16 +19,18 @@ from dataclasses import asdict, dataclass, field
 from multiprocessing import get_context
 from typing import Any
 
-import hypothesis.core
 from hypothesis import settings
 
 from knapsack_audit.captured import KEEP_BYTES, StreamSummary
 from knapsack_audit.cases import Case
+from knapsack_audit.exhaustive import scope_for
 from knapsack_audit.isolation import (
     DEFAULT_CALL_TIMEOUT,
     DEFAULT_MEMORY_LIMIT,
     IsolatedSolver,
+    SolverFailure,
 )
+from knapsack_audit.properties import PROPERTIES as PROPERTY_TABLE
 from knapsack_audit.properties import Judge
 from knapsack_audit.sandbox import PROTECTIONS
 from knapsack_audit.search import PROPERTIES, AuditResult, audit
@@ -42,10 +45,17 @@ PINNED_CASES = (
 ``dp_knapsack_sliding_hirschberg`` (pytorch issue #197871), ``greedy_knapsack``'s
 ZeroDivisionError on a zero memory, ``ilp_knapsack``'s crash on empty input."""
 
-DEFAULT_MAX_EXAMPLES = 60
-DEFAULT_TIME_BUDGET = 36.0
-HARD_STOP_FACTOR = 1.5
-"""A round still running at ``HARD_STOP_FACTOR * time_budget`` is cut off."""
+DEFAULT_MAX_EXAMPLES = 5000
+"""Random-phase example budget per target (the time budget usually ends it first)."""
+DEFAULT_TIME_BUDGET = 40.0
+"""Seconds per target after which the random phase draws no new example."""
+ROUND_EXAMPLES = 100
+"""Hypothesis examples per round and tier; each round has a fresh seed."""
+HARD_STOP_GRACE = 10.0
+"""Seconds after the time budget at which a phase is cut off (a shrink still
+running then is reported as it is, "not fully shrunk"). The exhaustive phase
+and the random phase each get ``time_budget + HARD_STOP_GRACE`` at most; the
+exhaustive one usually takes a few seconds."""
 
 ILP_CRASH_EXPLANATION = (
     "ilp_knapsack hands the instance to scipy milp as it is, and milp rejects some "
@@ -58,38 +68,23 @@ ILP_EXPLANATION = (
     "with an exact `x == 1` test."
 )
 
-EXPECTATIONS = {
-    "no-crash": "returns an answer for every valid input (SPEC 7.2)",
-    "return-shape": "returns (value, saved, recomputable) (SPEC 7.2(a))",
-    "partition": "saved and recomputable hold plain ints, each index once (SPEC 7.2(b))",
-    "feasibility": "the saved items fit the quantized budget (SPEC 3.2)",
-    "optimality": "the saved runtime reaches the exact optimum (SPEC 3.3, 5)",
-    "value-consistency": "the value equals the saved runtimes' sum (SPEC 7.1, 7.2(e))",
-    "no-mutation": "the input lists are left unchanged (SPEC 8.2)",
-    "determinism": "the same input gives the same answer (SPEC 8.1)",
-    "budget-monotone": "a larger budget never lowers the saved runtime",
-    "permutation-invariant": "reordering the items keeps the saved runtime",
-    "append-heavy-item": "an item over the budget changes nothing",
-    "append-nonpositive-item": "an item with runtime <= 0 changes nothing",
-    "runtime-scaling": "scaling the runtimes by 2**k scales the saved runtime",
-    "zero-weight-gain": "a free item with runtime r adds exactly r",
-}
-"""Each property's expected outcome, in words (the actual one is the finding's message)."""
-
 
 @dataclass(frozen=True)
 class AuditOptions:
     """How hard and how safely to audit (the ``verify`` options).
 
     Attributes:
-        max_examples: Hypothesis examples per search round and tier.
-        time_budget: seconds after which no new search round starts.
-        seed: Hypothesis seed; ``None``: derandomized (the same search every run).
+        max_examples: random-phase example budget.
+        time_budget: seconds after which the random phase draws no new example.
+        seed: seeds the random phase; ``None``: a fresh seed, reported so
+            that ``--seed`` replays the run.
         call_timeout: seconds per solver call.
         memory_limit: the worker's address-space limit in bytes (``None``: none).
         exact: judge exactly (``None``: exactly for ours only, SPEC 5).
         domain: ``partitioner`` or ``extended`` (``None``: extended for ours, SPEC 4.4).
         sandbox: run the worker under bubblewrap (:mod:`knapsack_audit.sandbox`).
+        stop_at_first: end the audit at its first finding (``mutate``).
+        skip: properties not to check (``mutate``: those the original fails).
     """
 
     max_examples: int = DEFAULT_MAX_EXAMPLES
@@ -100,14 +95,16 @@ class AuditOptions:
     exact: bool | None = None
     domain: str | None = None
     sandbox: bool = False
+    stop_at_first: bool = False
+    skip: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class PropertyVerdict:
     """One row of a target's table.
 
-    ``verdict`` is ``pass``, ``fail`` or ``warning`` (the search stopped on
-    the time budget before it could finish a round without failures).
+    ``verdict`` is ``pass``, ``fail`` or ``warning`` (no failure found, but
+    the search was cut off before its effort was spent: not a pass).
     ``examples`` and ``seconds``: how many examples were tried, and how long
     it took, until the failure was found or the search ended.
     """
@@ -152,13 +149,39 @@ class TargetReport:
     error: str | None = None
     solver_output: list[StreamSummary] = field(default_factory=list)
     sandbox: list[str] = field(default_factory=list)
+    seed: int = 0
+    rounds: int = 0
+    scope: str = ""
+    scope_checked: int = 0
+    scope_total: int = 0
+
+    @property
+    def complete(self) -> bool:
+        """The effort was spent: the whole exhaustive scope was checked and the
+        hard stop did not cut the search off (the random phase ran to its budget)."""
+        return not self.stopped_early and self.scope_checked == self.scope_total
 
     @property
     def status(self) -> str:
-        """``error`` (could not load), ``fail`` (some property failed) or ``pass``."""
+        """``error`` (could not load), ``fail`` (some property failed),
+        ``incomplete`` (nothing failed, but the effort was not spent) or ``pass``."""
         if self.error is not None:
             return "error"
-        return "fail" if self.findings else "pass"
+        if self.findings:
+            return "fail"
+        return "pass" if self.complete else "incomplete"
+
+    @property
+    def effort(self) -> str:
+        """The effort spent, in words: exhaustive bound and count, random cases, seed."""
+        scope = f"exhaustive: {self.scope_checked} of {self.scope_total} instances"
+        if self.scope_checked < self.scope_total:
+            scope += " (not finished)"
+        stop = "; cut off by the hard stop" if self.stopped_early else ""
+        return (
+            f"{scope}; random: {self.examples} cases in {self.rounds} rounds, "
+            f"--seed {self.seed}; {self.calls} calls, {self.seconds:.1f} s{stop}"
+        )
 
     def isolation_notes(self) -> list[str]:
         """Sentences on how the solver was confined and what it printed (for reports)."""
@@ -178,18 +201,21 @@ class TargetReport:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (``status`` included)."""
-        return {"status": self.status, **asdict(self)}
+        return {"status": self.status, "effort": self.effort, **asdict(self)}
 
 
-EXIT_PASSED, EXIT_FAILED, EXIT_UNUSABLE = 0, 1, 2
+EXIT_PASSED, EXIT_FAILED, EXIT_UNUSABLE, EXIT_INCOMPLETE = 0, 1, 2, 3
 
 
 def exit_code(reports: Sequence[TargetReport]) -> int:
-    """2 if a target could not be loaded, else 1 if a property failed, else 0."""
+    """2 if a target could not be loaded, else 1 if a property failed, else 3
+    if a search was not completed (no failure, but no pass either), else 0."""
     if any(report.status == "error" for report in reports):
         return EXIT_UNUSABLE
     if any(report.status == "fail" for report in reports):
         return EXIT_FAILED
+    if any(report.status == "incomplete" for report in reports):
+        return EXIT_INCOMPLETE
     return EXIT_PASSED
 
 
@@ -206,58 +232,71 @@ def verify_target(
     on_example: Callable[[int], None] | None = None,
 ) -> TargetReport:
     """Audit ``target`` in an isolated worker; never raises for the target's faults."""
+    solver = IsolatedSolver(
+        target, options.call_timeout, options.memory_limit, sandbox=options.sandbox
+    )
+    with solver:
+        report = verify_in(solver, target, options, on_example)
+    report.solver_output = solver.captured_output()
+    return report
+
+
+def verify_in(
+    solver: IsolatedSolver,
+    target: Target,
+    options: AuditOptions,
+    on_example: Callable[[int], None] | None = None,
+) -> TargetReport:
+    """Audit ``target`` in ``solver``'s worker, loading it there first
+    (:meth:`~knapsack_audit.isolation.IsolatedSolver.retarget`: ``mutate``
+    audits its mutants one after the other in one worker)."""
     judge, domain = judging(target, options)
     report = TargetReport(
         target.label, target.function, "exact" if judge.exact else "tolerant", domain
     )
     report.sandbox = list(PROTECTIONS) if options.sandbox else []
     started = time.perf_counter()
-    solver = IsolatedSolver(
-        target, options.call_timeout, options.memory_limit, sandbox=options.sandbox
+    try:
+        solver.retarget(target)
+    except (TargetError, SolverFailure) as error:
+        report.error = str(error)
+        return report
+    result = audit(
+        solver,
+        judge,
+        hypothesis_settings=settings(max_examples=ROUND_EXAMPLES, derandomize=False),
+        domain=domain,
+        pinned=PINNED_CASES,
+        scope=scope_for(domain),
+        on_example=on_example,
+        time_budget=options.time_budget,
+        max_examples=options.max_examples,
+        search_seed=secrets.randbits(32) if options.seed is None else options.seed,
+        hard_stop=time.monotonic() + options.time_budget + HARD_STOP_GRACE,
+        phase_seconds=options.time_budget + HARD_STOP_GRACE,
+        scale=True,
+        properties=[name for name in PROPERTIES if name not in options.skip],
+        stop_at_first=options.stop_at_first,
     )
-    with solver:
-        try:
-            solver.start()
-        except TargetError as error:
-            solver.close()
-            report.error = str(error)
-            report.solver_output = solver.captured_output()
-            return report
-        solver.deadline = time.monotonic() + HARD_STOP_FACTOR * options.time_budget
-        result = audit(
-            solver,
-            judge,
-            hypothesis_settings=_search_settings(options),
-            domain=domain,
-            pinned=PINNED_CASES,
-            on_example=on_example,
-            time_budget=options.time_budget,
-        )
-        report.calls = solver.calls
-    report.solver_output = solver.captured_output()
+    report.calls = solver.calls
     _describe(report, result, target)
     report.seconds = time.perf_counter() - started
     return report
 
 
-def _search_settings(options: AuditOptions) -> settings:
-    # --seed: Hypothesis' own pytest plugin (--hypothesis-seed) sets this
-    # module global; the engine builds its tests internally, so it is the one
-    # seam that seeds them without changing the engine.
-    hypothesis.core.global_force_seed = options.seed  # type: ignore[assignment]
-    return settings(max_examples=options.max_examples, derandomize=options.seed is None)
-
-
 def _describe(report: TargetReport, result: AuditResult, target: Target) -> None:
     report.examples = result.examples
     report.stopped_early = result.stopped_early
+    report.seed, report.rounds = result.seed, result.rounds
+    report.scope, report.scope_checked = result.scope, result.scope_checked
+    report.scope_total = result.scope_total
     for name in PROPERTIES:
         if name in result.findings:
             examples, seconds = result.found_at.get(name, (result.examples, result.seconds))
             verdict = "fail"
         else:
             examples, seconds = result.examples, result.seconds
-            verdict = "warning" if result.stopped_early else "pass"
+            verdict = "pass" if report.complete else "warning"
         report.verdicts.append(PropertyVerdict(name, verdict, examples, round(seconds, 3)))
     for name in result.failed():
         finding = result.findings[name]
@@ -266,7 +305,7 @@ def _describe(report: TargetReport, result: AuditResult, target: Target) -> None
                 property=name,
                 clause=finding.clause,
                 call=finding.case.as_call(target.function),
-                expected=EXPECTATIONS.get(name, name),
+                expected=PROPERTY_TABLE[name].expectation,
                 actual=finding.message,
                 explanation=_explanation(target, name),
             )

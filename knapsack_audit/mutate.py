@@ -1,0 +1,443 @@
+"""Mutation testing of a solver: how many plausible one-line bugs does ``verify`` catch?
+
+:func:`mutants` makes first-order mutants of a solver's source with Python's
+:mod:`ast` (no mutation library: mutmut and cosmic-ray mutate whole projects
+and run a test command per mutant, whereas here each mutant is one function
+audited in an isolated worker, and the operators below are all that issue
+#10 asks for). The mutated function is the solver and every top-level
+function of its module it calls, transitively. The operators (:data:`OPERATORS`):
+
+============  ==============================================================
+operator      change
+============  ==============================================================
+compare       ``<`` <-> ``<=``, ``>`` <-> ``>=``, ``==`` <-> ``!=``
+constant      an integer constant ``k`` -> ``k + 1`` and ``k - 1``
+slice         a slice bound or an index ``e`` -> ``e + 1`` and ``e - 1``
+arithmetic    ``+`` <-> ``-``, and the operands of ``-``, ``/``, ``//`` swapped
+minmax        a call of ``max`` <-> ``min`` (also ``torch.maximum``/``minimum``,
+              ``argmax``/``argmin``)
+statement     a statement (assignment, expression, augmented assignment)
+              replaced by ``pass``
+else          an ``else`` branch removed
+============  ==============================================================
+
+Each mutant is written as a whole-module file (relative imports made
+absolute) and audited like ``verify FILE:FUNC`` (:func:`knapsack_audit.verify.verify_in`,
+one worker loading the mutants in turn),
+stopping at its first finding. A mutant is **killed** when the audit finds a
+property failing that the unmutated solver passes, **timed out** when its only
+new failure is a call timeout, and **survived** otherwise; a survivor is shown
+as a diff so a person can judge whether it is equivalent.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import dataclasses
+import difflib
+import importlib.util
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+
+from knapsack_audit.isolation import IsolatedSolver
+from knapsack_audit.targets import Target, TargetError, parse_target
+from knapsack_audit.verify import AuditOptions, TargetReport, verify_in
+
+OPERATORS = ("compare", "constant", "slice", "arithmetic", "minmax", "statement", "else")
+
+_COMPARE_FLIPS: dict[type[ast.cmpop], type[ast.cmpop]] = {
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+}
+_MINMAX = {
+    "max": "min",
+    "min": "max",
+    "maximum": "minimum",
+    "minimum": "maximum",
+    "argmax": "argmin",
+    "argmin": "argmax",
+}
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One first-order mutant: which operator changed which line, and the new source."""
+
+    index: int
+    operator: str
+    line: int
+    description: str
+    source: str
+    diff: str
+
+
+@dataclass(frozen=True)
+class MutantResult:
+    """A mutant's verdict: ``killed``, ``timed out`` or ``survived`` (or ``error``)."""
+
+    mutant: Mutant
+    outcome: str
+    properties: tuple[str, ...]
+    seconds: float
+
+
+def source_file(target: Target) -> Path:
+    """The file that defines the target's module, found without importing it
+    (only its parent packages are imported for a module target)."""
+    if target.path is not None:
+        return Path(target.path)
+    assert target.module is not None
+    try:
+        spec = importlib.util.find_spec(target.module)
+    except ModuleNotFoundError as error:
+        raise TargetError(f"module not found: {target.module} ({error})") from None
+    if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
+        raise TargetError(f"target {target.label}: no Python source for {target.module}")
+    return Path(spec.origin)
+
+
+def mutation_scope(tree: ast.Module, function: str) -> list[ast.FunctionDef]:
+    """``function`` and the module's top-level functions it calls, transitively."""
+    defined = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+    if function not in defined:
+        raise TargetError(f"no top-level function {function!r} in the source")
+    chosen: list[str] = []
+    pending = [function]
+    while pending:
+        name = pending.pop()
+        if name in chosen:
+            continue
+        chosen.append(name)
+        for node in ast.walk(defined[name]):
+            called = isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            if called and node.func.id in defined:  # type: ignore[attr-defined]
+                pending.append(node.func.id)  # type: ignore[attr-defined]
+    return [defined[name] for name in defined if name in chosen]
+
+
+def _points(node: ast.AST) -> Iterator[tuple[str, str, Callable[[ast.AST], ast.AST | None]]]:
+    """The mutations of one node: (operator, description, apply)."""
+    if isinstance(node, ast.Compare):
+        for k, op in enumerate(node.ops):
+            if type(op) in _COMPARE_FLIPS:
+                new = _COMPARE_FLIPS[type(op)]
+
+                def flip(n: ast.AST, k: int = k, new: type[ast.cmpop] = new) -> ast.AST:
+                    assert isinstance(n, ast.Compare)
+                    n.ops[k] = new()
+                    return n
+
+                yield "compare", f"{type(op).__name__} -> {new.__name__}", flip
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        value: int = node.value
+        for delta in (1, -1):
+
+            def shift(n: ast.AST, new: int = value + delta) -> ast.AST:
+                return ast.Constant(new)
+
+            yield "constant", f"{value} -> {value + delta}", shift
+    if isinstance(node, ast.BinOp):
+        if isinstance(node.op, ast.Add | ast.Sub):
+            swapped: type[ast.operator] = ast.Sub if isinstance(node.op, ast.Add) else ast.Add
+
+            def arith(n: ast.AST, swapped: type[ast.operator] = swapped) -> ast.AST:
+                assert isinstance(n, ast.BinOp)
+                n.op = swapped()
+                return n
+
+            yield "arithmetic", f"{type(node.op).__name__} -> {swapped.__name__}", arith
+        if isinstance(node.op, ast.Sub | ast.Div | ast.FloorDiv):
+
+            def operands(n: ast.AST) -> ast.AST:
+                assert isinstance(n, ast.BinOp)
+                n.left, n.right = n.right, n.left
+                return n
+
+            yield "arithmetic", "operands swapped", operands
+    if isinstance(node, ast.Call):
+        name = node.func.id if isinstance(node.func, ast.Name) else None
+        if isinstance(node.func, ast.Attribute):
+            name = node.func.attr
+        if name in _MINMAX:
+            other = _MINMAX[name]
+
+            def minmax(n: ast.AST, other: str = other) -> ast.AST:
+                assert isinstance(n, ast.Call)
+                if isinstance(n.func, ast.Name):
+                    n.func.id = other
+                elif isinstance(n.func, ast.Attribute):
+                    n.func.attr = other
+                return n
+
+            yield "minmax", f"{name} -> {other}", minmax
+    if isinstance(node, ast.Slice | ast.Subscript):
+        yield from _bound_points(node)
+    docstring = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+    if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign | ast.Expr) and not docstring:
+        yield "statement", "statement -> pass", lambda n: ast.Pass()
+    if isinstance(node, ast.If | ast.For | ast.While) and node.orelse:
+
+        def drop_else(n: ast.AST) -> ast.AST:
+            assert isinstance(n, ast.If | ast.For | ast.While)
+            n.orelse = []
+            return n
+
+        yield "else", "else branch removed", drop_else
+
+
+def _bound_points(
+    node: ast.Slice | ast.Subscript,
+) -> Iterator[tuple[str, str, Callable[[ast.AST], ast.AST | None]]]:
+    fields = ("lower", "upper") if isinstance(node, ast.Slice) else ("slice",)
+    for name in fields:
+        bound = getattr(node, name)
+        if bound is None or isinstance(bound, ast.Slice | ast.Tuple | ast.Constant):
+            continue
+        for op, sign in ((ast.Add, "+"), (ast.Sub, "-")):
+
+            def nudge(n: ast.AST, name: str = name, op: type[ast.operator] = op) -> ast.AST:
+                setattr(n, name, ast.BinOp(getattr(n, name), op(), ast.Constant(1)))
+                return n
+
+            yield "slice", f"{ast.unparse(bound)} -> {ast.unparse(bound)} {sign} 1", nudge
+
+
+class _Absolute(ast.NodeTransformer):
+    """Relative imports made absolute, so the mutant file loads outside its package."""
+
+    def __init__(self, package: str) -> None:
+        self.package = package
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> ast.ImportFrom:
+        if node.level == 0:
+            return node
+        parts = self.package.split(".")
+        base = parts[: len(parts) - node.level + 1]
+        module = ".".join(base + ([node.module] if node.module else []))
+        return ast.ImportFrom(module=module, names=node.names, level=0)
+
+
+def mutants(source: str, function: str, package: str = "") -> tuple[str, list[Mutant]]:
+    """The unmutated module source (as unparsed) and every first-order mutant of it."""
+    tree = ast.parse(source)
+    if package:
+        tree = ast.fix_missing_locations(_Absolute(package).visit(tree))
+    baseline = ast.unparse(tree)
+    scope = mutation_scope(tree, function)
+    positions = [
+        (i, j, node)
+        for i, top in enumerate(tree.body)
+        if top in scope
+        for j, node in enumerate(_body_nodes(top))
+    ]
+    found: list[Mutant] = []
+    for i, j, node in positions:
+        for k, (operator, description, _) in enumerate(_points(node)):
+            mutated = copy.deepcopy(tree)
+            top = mutated.body[i]
+            target = _body_nodes(top)[j]
+            _, _, apply = list(_points(target))[k]
+            replacement = apply(target)
+            if replacement is not target:
+                _replace(top, target, replacement)
+            ast.fix_missing_locations(mutated)
+            try:
+                text = ast.unparse(mutated)
+            except Exception:  # an unprintable mutant (say a constant where a name must be)
+                continue
+            diff = "".join(
+                difflib.unified_diff(
+                    baseline.splitlines(keepends=True),
+                    text.splitlines(keepends=True),
+                    "original",
+                    "mutant",
+                    n=1,
+                )
+            )
+            line = getattr(node, "lineno", 0)
+            found.append(Mutant(len(found), operator, line, description, text, diff))
+    return baseline, found
+
+
+def _body_nodes(function: ast.stmt) -> list[ast.AST]:
+    """Every node of a function's body (not its signature's annotations), in order."""
+    assert isinstance(function, ast.FunctionDef)
+    nodes = [node for statement in function.body for node in ast.walk(statement)]
+    annotations = {
+        id(inner)
+        for node in nodes
+        if isinstance(node, ast.AnnAssign)
+        for inner in ast.walk(node.annotation)
+    }
+    return [node for node in nodes if id(node) not in annotations]
+
+
+def _replace(root: ast.AST, old: ast.AST, new: ast.AST | None) -> None:
+    for parent in ast.walk(root):
+        for name, value in ast.iter_fields(parent):
+            if value is old:
+                setattr(parent, name, new)
+                return
+            if isinstance(value, list) and any(item is old for item in value):
+                setattr(parent, name, [new if item is old else item for item in value])
+                return
+
+
+def run_mutation(
+    target_text: str,
+    options: AuditOptions,
+    jobs: int = 1,
+    limit: int | None = None,
+    on_done: Callable[[TargetReport], None] | None = None,
+) -> tuple[TargetReport, list[MutantResult]]:
+    """Audit the unmutated solver and each mutant; classify the mutants.
+
+    The mutants are judged as the original would be (ours exactly on the
+    extended domain, others with tolerance), whatever file they sit in.
+    """
+    (target,) = parse_target(target_text)
+    path = source_file(target)
+    package = (target.module or "").rpartition(".")[0]
+    baseline_source, found = mutants(path.read_text(encoding="utf-8"), target.function, package)
+    if limit is not None:
+        found = found[:limit]
+    judged = dataclasses.replace(
+        options,
+        exact=target.is_ours if options.exact is None else options.exact,
+        domain=options.domain or ("extended" if target.is_ours else "partitioner"),
+    )
+    with tempfile.TemporaryDirectory(prefix="knapsack-audit-mutants-") as folder:
+        files = [Path(folder) / "original.py"]
+        files[0].write_text(baseline_source, encoding="utf-8")
+        for mutant in found:
+            files.append(Path(folder) / f"mutant_{mutant.index:04d}.py")
+            files[-1].write_text(mutant.source, encoding="utf-8")
+        (baseline,) = audit_in_one_worker(_targets(files[:1], target.function), judged)
+        first_only = dataclasses.replace(
+            judged,
+            stop_at_first=True,
+            skip=tuple(finding.property for finding in baseline.findings),
+        )
+        reports = audit_mutants(_targets(files[1:], target.function), first_only, jobs, on_done)
+    return baseline, [
+        _classify(mutant, report) for mutant, report in zip(found, reports, strict=True)
+    ]
+
+
+def audit_in_one_worker(
+    targets: Sequence[Target],
+    options: AuditOptions,
+    on_done: Callable[[TargetReport], None] | None = None,
+) -> list[TargetReport]:
+    """Audit the targets one after the other in one worker, which loads each in
+    turn (a mutant loads in milliseconds where a new worker imports torch anew)."""
+    reports = []
+    with IsolatedSolver(targets[0], options.call_timeout, options.memory_limit) as solver:
+        for target in targets:
+            reports.append(verify_in(solver, target, options))
+            if on_done is not None:
+                on_done(reports[-1])
+    return reports
+
+
+def audit_mutants(
+    targets: Sequence[Target],
+    options: AuditOptions,
+    jobs: int,
+    on_done: Callable[[TargetReport], None] | None = None,
+) -> list[TargetReport]:
+    """:func:`audit_in_one_worker` over ``jobs`` interleaved shares, in parallel processes."""
+    if jobs <= 1 or len(targets) <= 1:
+        return audit_in_one_worker(targets, options, on_done)
+    shares = [list(targets[k::jobs]) for k in range(jobs)]
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+        parts = list(pool.map(audit_in_one_worker, shares, [options] * jobs))
+    reports: list[TargetReport] = [None] * len(targets)  # type: ignore[list-item]
+    for k, part in enumerate(parts):
+        reports[k::jobs] = part
+        for report in part:
+            if on_done is not None:
+                on_done(report)
+    return reports
+
+
+def _targets(files: Sequence[Path], function: str) -> list[Target]:
+    return [Target(f"{file.name}:{function}", None, str(file), function) for file in files]
+
+
+def _classify(mutant: Mutant, report: TargetReport) -> MutantResult:
+    new = tuple(finding.property for finding in report.findings)
+    if report.error is not None:
+        outcome = "killed"
+        new = ("load",)
+    elif not new:
+        outcome = "survived"
+    elif all("SolverTimeout" in finding.actual for finding in report.findings):
+        outcome = "timed out"
+    else:
+        outcome = "killed"
+    return MutantResult(mutant, outcome, new, round(report.seconds, 1))
+
+
+def summary_markdown(
+    target_text: str, command: str, baseline: TargetReport, results: Sequence[MutantResult]
+) -> str:
+    """The mutation report: counts by outcome and operator, then every survivor's diff."""
+    counts = {
+        name: sum(r.outcome == name for r in results)
+        for name in ("killed", "timed out", "survived")
+    }
+    total = len(results)
+    detected = counts["killed"] + counts["timed out"]
+    lines = [
+        f"# Mutation testing: `{target_text}`",
+        "",
+        f"Command: `{command}`",
+        "",
+        f"Unmutated solver: {baseline.status} (failing: "
+        f"{', '.join(f.property for f in baseline.findings) or 'none'}); a mutant is killed by a "
+        "property the unmutated solver passes.",
+        "",
+        f"{total} mutants: {counts['killed']} killed, {counts['timed out']} timed out, "
+        f"{counts['survived']} survived; score {detected}/{total}"
+        + (f" = {100 * detected / total:.1f} %" if total else "")
+        + " (before judging survivors equivalent).",
+        "",
+        "| operator | mutants | killed | timed out | survived |",
+        "|---|---|---|---|---|",
+    ]
+    for operator in OPERATORS:
+        mine = [r for r in results if r.mutant.operator == operator]
+        if mine:
+            lines.append(
+                f"| {operator} | {len(mine)} | "
+                + " | ".join(
+                    str(sum(r.outcome == o for r in mine))
+                    for o in ("killed", "timed out", "survived")
+                )
+                + " |"
+            )
+    lines += ["", "## Survivors", ""]
+    for result in results:
+        if result.outcome != "survived":
+            continue
+        mutant = result.mutant
+        lines += [
+            f"### mutant {mutant.index}: {mutant.operator}, line {mutant.line}: "
+            f"{mutant.description}",
+            "",
+            "```diff",
+            mutant.diff.rstrip(),
+            "```",
+            "",
+        ]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,491 @@
+"""The planted-bug corpus: solvers broken the way a pull request to upstream might
+break them, and correct solvers of other algorithms that must pass.
+
+Each bug has upstream's signature and contract (quantize with
+``round(m * 10000)``, maximize the saved runtime within the budget) and one
+mistake, said in its docstring together with the smallest counterexample we
+know. ``verify`` at default effort must fail every one of them
+(tests/test_planted.py); :data:`EXPECTED` names a property each must fail.
+The first five are the ones issue #10 found passing; the rest are ours.
+
+The correct solvers (:data:`CORRECT`) are exact on the quantized problem
+(SPEC 3.3) but reach the optimum differently from our reference and may pick
+another optimal selection when several tie (SPEC 6 accepts any from a third
+party); a search that flags one of them cries wolf.
+
+The shared pieces (:func:`quantize_all`, :func:`table`, :func:`backtrack`,
+:func:`answer`) are a correct full-table DP in float64, so each bug is a
+small, local change. One self-contained file, so that ``knapsack-audit verify
+tests/planted/corpus.py:NAME`` loads any of them.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+SCALE = 10000
+
+Answer = tuple[float, list[int], list[int]]
+
+
+def quantize_all(memory: Sequence[float]) -> list[int]:
+    """``round(m * 10000)`` for each memory, as upstream does."""
+    return [round(m * SCALE) for m in memory]
+
+
+def table(weights: Sequence[int], values: Sequence[float], capacity: int) -> np.ndarray:
+    """``dp[i][c]``: the best runtime of items ``< i`` within ``c`` units.
+
+    ``dp[i+1][c] = max(dp[i][c], v_i + dp[i][c - w_i])`` for ``c >= w_i``.
+    """
+    dp = np.zeros((len(weights) + 1, capacity + 1))
+    for i, (w, v) in enumerate(zip(weights, values, strict=True)):
+        dp[i + 1] = dp[i]
+        if w <= capacity:
+            dp[i + 1, w:] = np.maximum(dp[i, w:], dp[i, : capacity + 1 - w] + v)
+    return dp
+
+
+def backtrack(dp: np.ndarray, weights: Sequence[int], capacity: int) -> list[int]:
+    """The items the table took, read backwards from ``dp[n][capacity]``."""
+    saved = []
+    c = capacity
+    for i in range(len(weights), 0, -1):
+        if dp[i][c] != dp[i - 1][c]:
+            saved.append(i - 1)
+            c -= weights[i - 1]
+    return sorted(saved)
+
+
+def answer(runtime: Sequence[float], saved: Sequence[int]) -> Answer:
+    """Upstream's return convention: value, saved ascending, recomputable descending."""
+    chosen = sorted(set(saved))
+    rest = [i for i in reversed(range(len(runtime))) if i not in chosen]
+    return float(sum(runtime[i] for i in chosen)), chosen, rest
+
+
+def exact(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """The correct solver every bug below starts from."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    dp = table(weights, runtime, capacity)
+    return answer(runtime, backtrack(dp, weights, capacity))
+
+
+def _greedy(weights: Sequence[int], runtime: Sequence[float], capacity: int) -> list[int]:
+    order = sorted(
+        range(len(weights)),
+        key=lambda i: runtime[i] / weights[i] if weights[i] else float("inf"),
+        reverse=True,
+    )
+    saved, used = [], 0
+    for i in order:
+        if used + weights[i] <= capacity:
+            saved.append(i)
+            used += weights[i]
+    return saved
+
+
+# ------------------------------------------------ the five of issue #10
+
+
+def greedy_ratio(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """Greedy by runtime per unit "for speed": not optimal.
+
+    ``([1e-4, 3e-4], [2.0, 3.0], 3e-4)`` saves item 0 (2.0); optimum 3.0.
+    """
+    return answer(runtime, _greedy(quantize_all(memory), runtime, round(max_memory * SCALE)))
+
+
+def _profile(items: Sequence[tuple[int, float]], capacity: int) -> np.ndarray:
+    row = np.zeros(capacity + 1)
+    for w, v in items:
+        if w <= capacity:
+            row[w:] = np.maximum(row[w:], row[: capacity + 1 - w] + v)
+    return row
+
+
+def _split_solve(
+    items: Sequence[tuple[int, float]],
+    indices: Sequence[int],
+    capacity: int,
+    choose: Callable[[np.ndarray, np.ndarray, int], tuple[int, int]],
+) -> list[int]:
+    """Hirschberg: split the items in two halves, give each half the capacity
+    ``choose`` says, recurse; a single item is taken when it fits and helps."""
+    if len(indices) == 1:
+        w, v = items[indices[0]]
+        return list(indices) if w <= capacity and v > 0 else []
+    if not indices:
+        return []
+    middle = len(indices) // 2
+    left, right = indices[:middle], indices[middle:]
+    forward = _profile([items[i] for i in left], capacity)
+    backward = _profile([items[i] for i in right], capacity)
+    left_capacity, right_capacity = choose(forward, backward, capacity)
+    return _split_solve(items, left, left_capacity, choose) + _split_solve(
+        items, right, right_capacity, choose
+    )
+
+
+def best_split(forward: np.ndarray, backward: np.ndarray, capacity: int) -> tuple[int, int]:
+    """The correct split: ``argmax_c forward[c] + backward[capacity - c]``."""
+    split = int(np.argmax(forward + backward[::-1]))
+    return split, capacity - split
+
+
+def hirschberg(
+    memory: list[float],
+    runtime: list[float],
+    max_memory: float,
+    choose: Callable[[np.ndarray, np.ndarray, int], tuple[int, int]] = best_split,
+) -> Answer:
+    """A Hirschberg-style solver (O(Q) rows per level); ``choose`` splits the budget."""
+    items = list(zip(quantize_all(memory), runtime, strict=True))
+    capacity = round(max_memory * SCALE)
+    return answer(runtime, _split_solve(items, list(range(len(items))), capacity, choose))
+
+
+def split_from_left_half(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """The split point is chosen from the left half's profile alone (the least
+    capacity at which the left half reaches its best), ignoring the right half.
+
+    ``([2e-4, 2e-4], [1.0, 5.0], 2e-4)`` returns 1.0; optimum 5.0.
+    """
+
+    def left_only(forward: np.ndarray, backward: np.ndarray, capacity: int) -> tuple[int, int]:
+        split = int(np.argmax(forward))
+        return split, capacity - split
+
+    return hirschberg(memory, runtime, max_memory, left_only)
+
+
+def budget_floor(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """The budget is quantized with ``int()`` instead of ``round()``.
+
+    ``3e-4 * 10000 == 2.9999999999999996``: ``([3e-4], [1.0], 3e-4)`` saves nothing.
+    """
+    weights = quantize_all(memory)
+    capacity = int(max_memory * SCALE)
+    return answer(runtime, backtrack(table(weights, runtime, capacity), weights, capacity))
+
+
+def greedy_above_48(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """Exact DP up to 48 items, greedy above "because the table gets big"."""
+    if len(memory) <= 48:
+        return exact(memory, runtime, max_memory)
+    return greedy_ratio(memory, runtime, max_memory)
+
+
+def never_answers_from_48(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """From 48 items on, an "exact check" enumerates every subset: 2**48 of them."""
+    if len(memory) < 48:
+        return exact(memory, runtime, max_memory)
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    best: tuple[float, tuple[int, ...]] = (0.0, ())
+    for size in range(len(memory) + 1):
+        for chosen in itertools.combinations(range(len(memory)), size):
+            if sum(weights[i] for i in chosen) <= capacity:
+                best = max(best, (sum(runtime[i] for i in chosen), chosen))
+    return answer(runtime, best[1])
+
+
+# ------------------------------------------------ ours
+
+
+def weights_floor(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """Weights quantized with ``int()``: ``0.00035`` becomes 3 units, not 4.
+
+    ``([0.00035], [1.0], 3e-4)`` saves a 4-unit item under a 3-unit budget.
+    """
+    weights = [int(m * SCALE) for m in memory]
+    capacity = round(max_memory * SCALE)
+    return answer(runtime, backtrack(table(weights, runtime, capacity), weights, capacity))
+
+
+def strict_fit(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """An item is taken only when it fits with room to spare (``w < c``, not ``<=``).
+
+    ``([1e-4], [1.0], 1e-4)`` saves nothing.
+    """
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    dp = np.zeros((len(weights) + 1, capacity + 1))
+    for i, (w, v) in enumerate(zip(weights, runtime, strict=True)):
+        dp[i + 1] = dp[i]
+        if w < capacity:
+            dp[i + 1, w + 1 :] = np.maximum(dp[i, w + 1 :], dp[i, 1 : capacity + 1 - w] + v)
+    return answer(runtime, backtrack(dp, weights, capacity))
+
+
+def backtrack_keeps_capacity(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Backtracking forgets to subtract a taken item's weight from the capacity.
+
+    ``([1e-4, 1e-4], [1.0, 2.0], 1e-4)`` saves both (2 units > 1).
+    """
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    dp = table(weights, runtime, capacity)
+    saved = [i - 1 for i in range(len(weights), 0, -1) if dp[i][capacity] != dp[i - 1][capacity]]
+    return answer(runtime, saved)
+
+
+def right_half_extra_unit(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """Upstream's off-by-one (pytorch issue #197871): the right half of each split
+    gets ``capacity + 1 - split`` units. ``([1e-4]*3, [1.0]*3, 1e-4)`` saves two."""
+
+    def one_too_many(forward: np.ndarray, backward: np.ndarray, capacity: int) -> tuple[int, int]:
+        split, rest = best_split(forward, backward, capacity)
+        return split, rest + 1
+
+    return hirschberg(memory, runtime, max_memory, one_too_many)
+
+
+def zero_weight_skipped(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """Zero-size items are skipped ("nothing to decide"), so never saved.
+
+    ``([0.0], [1.0], 0.0)`` saves nothing; optimum 1.0.
+    """
+    weights = quantize_all(memory)
+    kept = [i for i, w in enumerate(weights) if w > 0]
+    capacity = round(max_memory * SCALE)
+    sub_weights = [weights[i] for i in kept]
+    dp = table(sub_weights, [runtime[i] for i in kept], capacity)
+    return answer(runtime, [kept[i] for i in backtrack(dp, sub_weights, capacity)])
+
+
+def zero_weight_as_one(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """Weights clamped to at least one unit "to avoid a zero division in the ratio".
+
+    ``([0.0, 1e-4], [1.0, 1.0], 1e-4)`` saves one item; optimum 2.0.
+    """
+    weights = [max(w, 1) for w in quantize_all(memory)]
+    capacity = round(max_memory * SCALE)
+    return answer(runtime, backtrack(table(weights, runtime, capacity), weights, capacity))
+
+
+def budget_clamped(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """The budget is clamped to 10000 units ("max_memory is a fraction"), which
+    other callers (Q >= 65536) break: an item of 20000 units under a 30000-unit
+    budget is never saved."""
+    weights = quantize_all(memory)
+    capacity = min(round(max_memory * SCALE), SCALE)
+    return answer(runtime, backtrack(table(weights, runtime, capacity), weights, capacity))
+
+
+def sorted_indices_not_mapped_back(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Items are sorted by weight before the DP, and the positions in the sorted
+    order are returned as if they were the original indices.
+
+    ``([2e-4, 1e-4], [1.0, 5.0], 1e-4)`` saves item 0 (2 units > 1).
+    """
+    order = sorted(range(len(memory)), key=lambda i: memory[i])
+    weights = [round(memory[i] * SCALE) for i in order]
+    values = [runtime[i] for i in order]
+    capacity = round(max_memory * SCALE)
+    return answer(runtime, backtrack(table(weights, values, capacity), weights, capacity))
+
+
+def misses_last_item(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """The fill loop runs ``range(n - 1)``: the last item is never considered.
+
+    ``([1e-4], [1.0], 1e-4)`` saves nothing.
+    """
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    considered = max(len(weights) - 1, 0)
+    dp = table(weights[:considered], runtime[:considered], capacity)
+    return answer(runtime, backtrack(dp, weights[:considered], capacity))
+
+
+def recomputable_misses_first(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """The recomputable list is built with ``range(n - 1, 0, -1)``: index 0 is lost.
+
+    ``([2e-4], [1.0], 1e-4)``: item 0 is neither saved nor recomputable.
+    """
+    value, saved, _ = exact(memory, runtime, max_memory)
+    rest = [i for i in range(len(memory) - 1, 0, -1) if i not in saved]
+    return value, saved, rest
+
+
+def dominance_reduction(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """A "reduction" drops every item another item dominates (no heavier, no
+    less runtime): right for the unbounded knapsack, wrong for 0/1.
+
+    ``([1e-4, 1e-4], [1.0, 1.0], 2e-4)`` keeps one item; optimum 2.0.
+    """
+    weights = quantize_all(memory)
+    kept = [
+        j
+        for j in range(len(weights))
+        if not any(
+            i != j
+            and weights[i] <= weights[j]
+            and runtime[i] >= runtime[j]
+            and (i < j or (weights[i], runtime[i]) != (weights[j], runtime[j]))
+            for i in range(len(weights))
+        )
+    ]
+    capacity = round(max_memory * SCALE)
+    sub_weights = [weights[i] for i in kept]
+    dp = table(sub_weights, [runtime[i] for i in kept], capacity)
+    return answer(runtime, [kept[i] for i in backtrack(dp, sub_weights, capacity)])
+
+
+_by_budget: dict[tuple[int, float], Answer] = {}
+
+
+def cache_by_budget(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """Answers are cached by ``(n, max_memory)`` ("the knee-point search calls the
+    solver a hundred times with the same budget"), so a second instance with
+    the same size and budget gets the first one's answer."""
+    key = (len(memory), max_memory)
+    if key not in _by_budget:
+        _by_budget[key] = exact(memory, runtime, max_memory)
+    value, saved, rest = _by_budget[key]
+    return value, list(saved), list(rest)
+
+
+def fits_all_in_floats(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """A fast path saves everything when ``sum(memory) <= max_memory``, compared in
+    floats, while feasibility is in quantized units.
+
+    ``([0.00035, 0.00035], [1.0, 1.0], 7e-4)``: 8 units saved under 7.
+    """
+    if sum(memory) <= max_memory:
+        return answer(runtime, list(range(len(memory))))
+    return exact(memory, runtime, max_memory)
+
+
+# ------------------------------------------------ correct solvers
+
+NODE_LIMIT = 200_000
+"""Branch-and-bound nodes before :func:`branch_and_bound` hands over to the table."""
+
+
+def branch_and_bound(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """Depth-first branch and bound over the items by decreasing ratio, pruned by
+    the fractional (Dantzig) bound; after :data:`NODE_LIMIT` nodes it answers
+    with the full table instead (both exact)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    useful = [i for i in range(len(weights)) if weights[i] <= capacity and runtime[i] > 0]
+    order = sorted(
+        useful,
+        key=lambda i: runtime[i] / weights[i] if weights[i] else float("inf"),
+        reverse=True,
+    )
+    best_value, best_set = 0.0, ()
+    nodes = 0
+    stack: list[tuple[int, int, float, tuple[int, ...]]] = [(0, capacity, 0.0, ())]
+    while stack:
+        nodes += 1
+        if nodes > NODE_LIMIT:
+            return exact(memory, runtime, max_memory)
+        depth, room, value, chosen = stack.pop()
+        if value > best_value:
+            best_value, best_set = value, chosen
+        if depth == len(order):
+            continue
+        if value + _fractional_bound(order[depth:], weights, runtime, room) <= best_value:
+            continue
+        item = order[depth]
+        stack.append((depth + 1, room, value, chosen))
+        if weights[item] <= room:
+            stack.append((depth + 1, room - weights[item], value + runtime[item], (*chosen, item)))
+    return answer(runtime, list(best_set))
+
+
+def _fractional_bound(
+    order: Sequence[int], weights: Sequence[int], runtime: Sequence[float], room: int
+) -> float:
+    bound = 0.0
+    for i in order:
+        if weights[i] <= room:
+            room -= weights[i]
+            bound += runtime[i]
+        else:
+            return bound + runtime[i] * room / weights[i]
+    return bound
+
+
+def pareto_frontier(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """The Pareto frontier of (units, runtime) states, one item at a time; a
+    state is kept only if no lighter-or-equal state has at least its runtime.
+    Selections are bit masks; the answer is the best state within the budget."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    frontier: list[tuple[int, float, int]] = [(0, 0.0, 0)]
+    for i, (w, v) in enumerate(zip(weights, runtime, strict=True)):
+        if w > capacity or v <= 0:
+            continue
+        grown = [(u + w, r + v, mask | 1 << i) for u, r, mask in frontier if u + w <= capacity]
+        merged = sorted(frontier + grown, key=lambda state: (state[0], -state[1]))
+        frontier = []
+        for state in merged:
+            if not frontier or state[1] > frontier[-1][1]:
+                frontier.append(state)
+    _, _, mask = frontier[-1]
+    return answer(runtime, [i for i in range(len(weights)) if mask >> i & 1])
+
+
+def last_item_wins_ties(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """The full table, backtracked so that on a tie the later item is saved
+    (``dp[i-1][c-w] + v >= dp[i-1][c]``): another optimal selection."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    n = len(weights)
+    dp = np.zeros((n + 1, capacity + 1))
+    for i, (w, v) in enumerate(zip(weights, runtime, strict=True)):
+        dp[i + 1] = dp[i]
+        if w <= capacity and v > 0:
+            dp[i + 1, w:] = np.maximum(dp[i, w:], dp[i, : capacity + 1 - w] + v)
+    saved, c = [], capacity
+    for i in range(n, 0, -1):
+        w, v = weights[i - 1], runtime[i - 1]
+        if v > 0 and w <= c and dp[i - 1][c - w] + v >= dp[i - 1][c]:
+            saved.append(i - 1)
+            c -= w
+    return answer(runtime, saved)
+
+
+def hirschberg_fixed(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """Hirschberg with the correct split (the right half gets ``capacity - split``)."""
+    return hirschberg(memory, runtime, max_memory)
+
+
+CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
+"""Correct solvers: ``verify`` must pass each."""
+
+
+EXPECTED: dict[str, str] = {
+    "greedy_ratio": "optimality",
+    "split_from_left_half": "optimality",
+    "budget_floor": "optimality",
+    "greedy_above_48": "optimality",
+    "never_answers_from_48": "no-crash",
+    "weights_floor": "feasibility",
+    "strict_fit": "optimality",
+    "backtrack_keeps_capacity": "feasibility",
+    "right_half_extra_unit": "feasibility",
+    "zero_weight_skipped": "optimality",
+    "zero_weight_as_one": "optimality",
+    "budget_clamped": "optimality",
+    "sorted_indices_not_mapped_back": "feasibility",
+    "misses_last_item": "optimality",
+    "recomputable_misses_first": "partition",
+    "dominance_reduction": "optimality",
+    "cache_by_budget": "optimality",
+    "fits_all_in_floats": "feasibility",
+}
+"""Each planted bug and a property it must fail (it may fail others too)."""

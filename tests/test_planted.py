@@ -1,0 +1,236 @@
+"""Default effort kills every planted bug and passes every correct solver (issue #10 item 5).
+
+The corpus is tests/planted/corpus.py: bugs written the way a pull request
+to upstream might make them, and correct solvers of other algorithms and
+tie-breaks. In-process tests run the engine exactly as ``verify`` does
+(:func:`audit_as_verify`: pinned cases, the exhaustive scope, rounds of
+:data:`~knapsack_audit.verify.ROUND_EXAMPLES`) with a fixed seed, so they
+replay; the bugs the exhaustive phase kills are checked with the random phase
+off. A few end-to-end ``knapsack-audit verify`` runs are in the default run;
+full-effort runs of the whole corpus are ``slow``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from hypothesis import settings
+from test_cli import call_arguments, findings_by_property, knapsack_audit
+
+from knapsack_audit import properties as props
+from knapsack_audit.cases import Case
+from knapsack_audit.exhaustive import scope_for
+from knapsack_audit.properties import Judge
+from knapsack_audit.search import AuditResult, audit
+from knapsack_audit.verify import (
+    DEFAULT_MAX_EXAMPLES,
+    DEFAULT_TIME_BUDGET,
+    EXIT_FAILED,
+    EXIT_PASSED,
+    PINNED_CASES,
+    ROUND_EXAMPLES,
+)
+
+CORPUS_PATH = Path(__file__).parent / "planted" / "corpus.py"
+TOLERANT = Judge()
+SEED = 0
+FOUND_BY_RANDOM_PHASE = ("greedy_above_48", "budget_clamped")
+"""Bugs with no counterexample in the exhaustive scope (more than 3 items, or Q > 10000)."""
+NEEDS_A_WORKER = ("never_answers_from_48",)
+"""Bugs that show only as a call timeout, which needs the isolated worker."""
+
+
+def load_corpus() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("planted_corpus", CORPUS_PATH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+corpus = load_corpus()
+EXHAUSTIVE_KILLS = [
+    name for name in corpus.EXPECTED if name not in FOUND_BY_RANDOM_PHASE + NEEDS_A_WORKER
+]
+
+
+def audit_as_verify(
+    solver: Any, properties: Any = props.CALL_PROPERTIES, **budget: Any
+) -> AuditResult:
+    """The engine as ``verify`` runs it on a third-party target, seeded."""
+    return audit(
+        solver,
+        TOLERANT,
+        hypothesis_settings=settings(max_examples=ROUND_EXAMPLES, derandomize=False),
+        properties=properties,
+        pinned=PINNED_CASES,
+        scope=scope_for("partitioner"),
+        search_seed=SEED,
+        **{"time_budget": DEFAULT_TIME_BUDGET, "max_examples": DEFAULT_MAX_EXAMPLES, **budget},
+    )
+
+
+@pytest.mark.parametrize("name", EXHAUSTIVE_KILLS)
+def test_exhaustive_phase_kills_planted_bug(name: str) -> None:
+    """SPEC 3.2, 3.3, 7.2(b): the exhaustive phase alone finds each bug with a
+    counterexample of at most 3 items, which replays on the solver."""
+    solver = getattr(corpus, name)
+    expected = corpus.EXPECTED[name]
+    result = audit_as_verify(solver, [expected], max_examples=0)
+    assert result.scope_complete or expected in result.findings
+    finding = result.findings[expected]
+    assert finding.case.n <= 3, finding.case
+    assert [f.property for f in props.check_call(solver, finding.case, TOLERANT, [expected])]
+
+
+@pytest.mark.parametrize("name", FOUND_BY_RANDOM_PHASE)
+def test_random_phase_kills_planted_bug(name: str) -> None:
+    """SPEC 3.3: bugs beyond the exhaustive scope (a fast path above 48 items, a
+    budget clamped to 10000 units) are found by the random phase within the
+    default example budget (not the time budget: the suite must not depend
+    on the machine's load)."""
+    expected = corpus.EXPECTED[name]
+    result = audit_as_verify(getattr(corpus, name), [expected], time_budget=None)
+    assert result.scope_complete
+    finding = result.findings[expected]
+    assert props.check_call(getattr(corpus, name), finding.case, TOLERANT, [expected])
+
+
+@pytest.mark.parametrize("name", corpus.CORRECT)
+def test_correct_solver_is_not_flagged(name: str) -> None:
+    """SPEC 3.3, 5.2, 6: other exact algorithms and tie-breaks pass the exhaustive
+    scope and two random rounds of every property."""
+    result = audit_as_verify(
+        getattr(corpus, name), props.PROPERTIES, time_budget=None, max_examples=2 * ROUND_EXAMPLES
+    )
+    assert result.findings == {}
+    assert result.scope_complete and result.examples >= 2 * ROUND_EXAMPLES
+
+
+def test_planted_counterexamples_in_the_docstrings_fail() -> None:
+    """SPEC 3.2, 3.3: every bug's documented counterexample, when it names one,
+    fails the expected property (so the docstrings stay true)."""
+    checked = 0
+    for name, expected in corpus.EXPECTED.items():
+        solver = getattr(corpus, name)
+        documented = _documented_call(solver.__doc__ or "")
+        if documented is None:
+            continue
+        checked += 1
+        found = [f.property for f in props.check_call(solver, documented, TOLERANT)]
+        assert expected in found, (name, documented, found)
+    assert checked >= 12
+
+
+def _documented_call(doc: str) -> Case | None:
+    start = doc.find("``(")
+    if start < 0:
+        return None
+    text = doc[start + 2 : doc.index(")``", start) + 1]
+    try:
+        arguments = call_arguments(f"f{text}")
+    except (SyntaxError, ValueError):
+        return None
+    return Case.of(*arguments) if len(arguments) == 3 else None
+
+
+# --- end to end ----------------------------------------------------------------------
+
+
+def test_verify_kills_small_bugs_fast_with_small_counterexamples(tmp_path: Path) -> None:
+    """SPEC 3.3 (issue #10 acceptance): three of the bugs issue #10 found passing
+    now fail, each with a counterexample of at most 3 items, first found in
+    under 5 s of the audit; the verdict states the effort and the seed."""
+    names = ("greedy_ratio", "split_from_left_half", "budget_floor")
+    report_path = tmp_path / "planted.json"
+    run = knapsack_audit(
+        "verify",
+        *(f"{CORPUS_PATH}:{name}" for name in names),
+        "--time-budget",
+        "3",
+        "--quiet",
+        "--report",
+        str(report_path),
+    )
+    assert run.returncode == EXIT_FAILED, run.stdout + run.stderr
+    report = json.loads(report_path.read_text())
+    for name in names:
+        label = f"corpus.py:{name}"
+        finding = findings_by_property(report, label)["optimality"]
+        assert len(call_arguments(finding["call"])[0]) <= 3, finding["call"]
+        (target,) = [t for t in report["targets"] if t["label"] == label]
+        first = min(row["seconds"] for row in target["verdicts"] if row["verdict"] == "fail")
+        assert first < 5, (name, first)
+        assert target["scope_checked"] == target["scope_total"] > 5000
+        assert f"--seed {target['seed']}" in target["effort"]
+
+
+def test_verify_fails_a_solver_that_never_answers_for_48_items(tmp_path: Path) -> None:
+    """SPEC 7.2: a solver that times out from 48 items on is a no-crash failure
+    (issue #10: it used to PASS with exit 0), shrunk by dropping items under a
+    short call timeout towards the 48 items where it starts hanging (on a
+    loaded machine the hard stop may end that shrink early: still >= 48)."""
+    report_path = tmp_path / "hangs.json"
+    run = knapsack_audit(
+        "verify",
+        f"{CORPUS_PATH}:never_answers_from_48",
+        "--call-timeout",
+        "2",
+        "--time-budget",
+        "30",
+        "--quiet",
+        "--report",
+        str(report_path),
+    )
+    assert run.returncode == EXIT_FAILED, run.stdout + run.stderr
+    finding = findings_by_property(
+        json.loads(report_path.read_text()), "corpus.py:never_answers_from_48"
+    )["no-crash"]
+    assert "SolverTimeout" in finding["actual"]
+    assert len(call_arguments(finding["call"])[0]) >= 48, finding["call"]
+
+
+def test_verify_passes_a_correct_solver_of_another_algorithm() -> None:
+    """SPEC 3.3, 6: the Pareto-frontier solver passes end to end (exit 0)."""
+    run = knapsack_audit(
+        "verify", f"{CORPUS_PATH}:pareto_frontier", "--time-budget", "5", "--quiet"
+    )
+    assert run.returncode == EXIT_PASSED, run.stdout + run.stderr
+    assert "exhaustive: " in run.stdout
+
+
+@pytest.mark.slow
+def test_default_effort_kills_the_whole_corpus_and_passes_the_correct_solvers(
+    tmp_path: Path,
+) -> None:
+    """SPEC 3, 7 (issue #10 targets): ``verify`` at default effort, no options,
+    fails every planted bug on its expected property and passes every correct
+    solver; each target within 60 s (plus loading)."""
+    report_path = tmp_path / "corpus.json"
+    names = [*corpus.EXPECTED, *corpus.CORRECT]
+    run = knapsack_audit(
+        "verify",
+        *(f"{CORPUS_PATH}:{name}" for name in names),
+        "--jobs",
+        "2",
+        "--quiet",
+        "--report",
+        str(report_path),
+        timeout=3600,
+    )
+    report = json.loads(report_path.read_text())
+    by_label = {target["label"]: target for target in report["targets"]}
+    for name in names:
+        target = by_label[f"corpus.py:{name}"]
+        assert target["seconds"] < 75, (name, target["seconds"])
+        if name in corpus.CORRECT:
+            assert target["status"] == "pass", (name, target["findings"])
+        else:
+            failed = {finding["property"] for finding in target["findings"]}
+            assert corpus.EXPECTED[name] in failed, (name, failed)
+    assert run.returncode == EXIT_FAILED
