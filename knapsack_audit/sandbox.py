@@ -28,6 +28,7 @@ import functools
 import os
 import shutil
 import subprocess
+import sys
 
 from knapsack_audit.targets import TargetError
 
@@ -126,9 +127,16 @@ def sandboxed(command: list[str], target_path: str | None) -> list[str]:
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         raise SandboxUnavailable(f"--sandbox is not available: {sandbox_problem()}")
-    readable = []
+    # The private /tmp hides whatever lives under the real one: bind back,
+    # read-only, the target's folder and the interpreter's environment (a
+    # virtual environment made under /tmp, as a wheel test makes).
+    places = [sys.prefix, *sys.path]
     if target_path is not None:
-        directory = os.path.dirname(os.path.abspath(target_path))
-        if directory == "/tmp" or directory.startswith("/tmp/"):
+        places.append(os.path.dirname(os.path.abspath(target_path)))
+    readable: list[str] = []
+    for place in places:
+        directory = os.path.abspath(place) if place else ""
+        under_tmp = directory == "/tmp" or directory.startswith("/tmp/")
+        if under_tmp and os.path.isdir(directory) and directory not in readable:
             readable.append(directory)
     return [*bwrap_arguments(bwrap, readable), *command]

@@ -103,6 +103,8 @@ def torch_audit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Run, Path]:
     run = knapsack_audit(
         "verify",
         "torch",
+        "--time-budget",  # the README's command uses the default; 10 s keeps CI short
+        "10",
         "--report",
         str(folder / "audit.json"),
         "--report",
@@ -280,7 +282,11 @@ def test_release_report(tmp_path: Path) -> None:
         assert f"| {name} |" in markdown
     assert "## Golden fixtures" in markdown
     assert "Replay: passed." in markdown  # ours clean, torch's counts as recorded
-    assert "`knapsack_audit.reference:dp_knapsack`: 118 fixtures, 0 findings" in markdown
+    assert (
+        "`knapsack_audit.reference:dp_knapsack`: 118 small-zoo fixtures, every property, "
+        "0 findings" in markdown
+    )
+    assert "over budget or below the optimum on 0" in markdown  # ours on every fixture
     assert "`ilp_knapsack`: findings per property {'feasibility': 15} (as recorded)" in markdown
     assert "| `knapsack_audit.reference:dp_knapsack` | pass |" in markdown
     assert "| `torch:dp_knapsack_sliding_hirschberg` | fail |" in markdown

@@ -159,21 +159,23 @@ def test_hostile_solver_sandboxed(
 def test_corpus_runs_exit_1_and_keep_their_streams_clean(
     default_run: tuple[Run, dict[str, Any]],
 ) -> None:
-    """SPEC 7.2: exit 1 (some solver failed). The solvers printed over 1 MiB per call
-    to each stream; the tool's own stdout carries only its report."""
+    """SPEC 7.2: exit 1 (some solver failed). The solver printed 1 MiB per call to
+    each stream on its first 16 calls (in every worker it ran in); the tool's own
+    stdout carries only its report."""
     run, document = default_run
     assert run.returncode == 1, run.stdout + run.stderr
     (prints,) = [t for t in document["targets"] if t["label"] == "prints.py:solver"]
     printed = {stream["name"]: stream for stream in prints["solver_output"]}
-    assert printed["stdout"]["total_bytes"] >= 2**20 * prints["calls"] // 2
-    assert printed["stderr"]["total_bytes"] >= 2**20 * prints["calls"] // 2
+    assert printed["stdout"]["total_bytes"] >= 16 * 2**20
+    assert printed["stderr"]["total_bytes"] >= 16 * 2**20
     assert printed["stdout"]["head"].startswith("xxxx")
     assert len(run.stdout) + len(run.stderr) < 2**16
     assert "bytes to stdout" in run.stdout
 
 
 def test_sandbox_keeps_files_and_the_auditor(sandbox_run: tuple[Run, dict[str, Any]]) -> None:
-    """Under --sandbox the victim file survives, the host's listening socket is never
+    """SPEC 1.9 (third-party solvers get only valid input; the audit survives them):
+    under --sandbox the victim file survives, the host's listening socket is never
     reached (the sandbox's loopback is its own) and the auditor is not signalled
     (its exit code is 1 from the failing solvers, not 143 from SIGTERM)."""
     run, document = sandbox_run
@@ -184,7 +186,7 @@ def test_sandbox_keeps_files_and_the_auditor(sandbox_run: tuple[Run, dict[str, A
 
 
 def test_sandbox_flag_says_why_it_cannot_work(tmp_path: Path) -> None:
-    """Without bwrap on PATH, --sandbox exits 2 and says so (no silent fallback)."""
+    """SPEC 1.9: without bwrap on PATH, --sandbox exits 2 and says so (no silent fallback)."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("PATH", str(tmp_path))
         run = knapsack_audit("verify", f"{HOSTILE / 'prints'}.py:solver", "--sandbox", *QUICK)
@@ -315,7 +317,8 @@ def test_subreaper_adopts_and_kills_orphans_even_after_setsid() -> None:
 
 
 def test_captured_stream_keeps_head_and_tail_and_counts_all() -> None:
-    """The first and last KEEP_BYTES survive, the middle is only counted."""
+    """SPEC 1.9: the first and last KEEP_BYTES of a solver's output survive, the
+    middle is only counted."""
     stream = CapturedStream("stdout")
     stream.add(b"H" * KEEP_BYTES + b"M" * (10 * KEEP_BYTES))
     stream.add(b"T" * (KEEP_BYTES - 1) + b"!")

@@ -152,8 +152,9 @@ def test_compiled_model_with_knee_search_served_from_one_frontier(
 def test_serving_restores_on_exception_and_detects_missing_names(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The partitioner's names are restored on exceptions; a torch without them
-    is refused before anything is patched."""
+    """SPEC 3.3 (torch is served only by the optimal solver it asked for): the
+    partitioner's names are restored on exceptions; a torch without them is
+    refused before anything is patched."""
     originals = {name: getattr(partitioners, name) for name in integration.MULTI_CALL_ATTRIBUTES}
     with pytest.raises(RuntimeError, match="boom"), integration.serve_budgets_from_frontiers():
         assert isinstance(partitioners.dp_knapsack, integration.FrontierSolver)
