@@ -19,7 +19,7 @@ from functools import partial
 from pathlib import Path
 
 from knapsack_audit.golden import fixtures
-from knapsack_audit.golden.capture import capture_file
+from knapsack_audit.golden.capture import capture_sweep, file_records
 from knapsack_audit.golden.models import ModelSpec, Transformer
 
 DATA_DIRECTORY = Path(__file__).resolve().parent / "data"
@@ -34,7 +34,8 @@ def main() -> None:
         spec = ModelSpec(
             f"deep_transformer_{depth}", partial(Transformer, 32, 4, depth), ((4, 16, 32),)
         )
-        records += capture_file(spec, "flops", command.strip(), budgets)
+        recorded = capture_sweep(spec, [(budget, "flops") for budget in budgets])
+        records += file_records(spec, "flops", recorded, command.strip())
         print(f"depth {depth}: {len(records)} calls so far", flush=True)
     DATA_DIRECTORY.mkdir(exist_ok=True)
     path = fixtures.write_file(DATA_DIRECTORY / "deep_transformer-flops", records)

@@ -38,7 +38,8 @@ if __package__ in (None, ""):
 from benchmarks.instances import FAMILIES, PARTITIONER_FAMILY, PISINGER_FAMILIES, make_instance
 from benchmarks.oracle import int64_dp_value, pareto_value
 from benchmarks.report import print_summary, write_markdown
-from benchmarks.worker import OPTIMIZED_FUNCTION, RESULT_MARKER, SOLVERS
+from benchmarks.worker import RESULT_MARKER, SOLVERS
+from knapsack_audit import catalog
 from knapsack_audit.properties import tolerance
 from knapsack_audit.reference import Instance, validate
 from knapsack_audit.reference.validation import exact_sum
@@ -51,13 +52,12 @@ STARTUP_GRACE_S = 60.0
 
 
 def optimized_status() -> tuple[bool, str]:
-    """Whether ``knapsack_audit.optimized.dp_knapsack_sliding_hirschberg`` is importable."""
-    if importlib.util.find_spec("knapsack_audit.optimized") is None:
-        return False, "package knapsack_audit.optimized not found"
-    module = importlib.import_module("knapsack_audit.optimized")
-    if not hasattr(module, OPTIMIZED_FUNCTION):
-        return False, f"knapsack_audit.optimized has no {OPTIMIZED_FUNCTION} (not merged)"
-    return True, f"found in {module.__file__}"
+    """Whether the catalog's optimized solver (``catalog.OPTIMIZED``) loads."""
+    try:
+        solver = catalog.load(catalog.OPTIMIZED)
+    except catalog.TargetError as error:
+        return False, str(error)
+    return True, f"found in {getattr(solver, '__module__', '?')}"
 
 
 def grid_cells(grid: str, partitioner_q: int) -> list[tuple[str, int, int]]:

@@ -55,6 +55,8 @@ import traceback
 from collections.abc import Callable
 from typing import Any, cast
 
+from knapsack_audit import catalog
+
 RESULT_MARKER = "BENCH-RESULT "
 SOLVERS = (
     "reference",
@@ -66,8 +68,14 @@ SOLVERS = (
     "ortools",
 )
 """Every solver :func:`load_solver` knows, in report order."""
-OPTIMIZED_FUNCTION = "dp_knapsack_sliding_hirschberg"
-"""Name of the optimized solver in :mod:`knapsack_audit.optimized` (merged separately)."""
+CATALOG_NAMES = {
+    "reference": catalog.REFERENCE,
+    "optimized": catalog.OPTIMIZED,
+    "upstream_dp": f"{catalog.TORCH_MODULE}:dp_knapsack",
+    "upstream_hirschberg": f"{catalog.TORCH_MODULE}:{catalog.TORCH_HIRSCHBERG}",
+    "greedy": f"{catalog.TORCH_MODULE}:greedy_knapsack",
+}
+"""The solvers :func:`load_solver` takes from :mod:`knapsack_audit.catalog`."""
 
 WARMUP_CAPACITY = 100_000
 """Largest ``Q`` of the warm-up instance (see the module docstring)."""
@@ -175,23 +183,8 @@ def _ortools_solver(time_limit: float, extra: dict[str, Any]) -> Solver:
 
 def load_solver(name: str, time_limit: float, extra: dict[str, Any]) -> Solver:
     """Import and return the solver called ``name`` (one of :data:`SOLVERS`)."""
-    if name == "reference":
-        from knapsack_audit.reference import dp_knapsack
-
-        return dp_knapsack
-    if name == "optimized":
-        import knapsack_audit.optimized
-
-        return cast(Solver, getattr(knapsack_audit.optimized, OPTIMIZED_FUNCTION))
-    if name in ("upstream_dp", "upstream_hirschberg", "greedy"):
-        from torch._functorch._activation_checkpointing import knapsack
-
-        upstream = {
-            "upstream_dp": knapsack.dp_knapsack,
-            "upstream_hirschberg": knapsack.dp_knapsack_sliding_hirschberg,
-            "greedy": knapsack.greedy_knapsack,
-        }
-        return cast(Solver, upstream[name])
+    if name in CATALOG_NAMES:
+        return cast(Solver, catalog.load(CATALOG_NAMES[name]))
     if name == "milp":
         return _milp_solver(time_limit, extra)
     if name == "ortools":

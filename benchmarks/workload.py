@@ -51,6 +51,7 @@ from benchmarks.worker import (
     read_vm_kib,
     release_and_reset_hwm,
 )
+from knapsack_audit import catalog
 from knapsack_audit.golden import fixtures
 from knapsack_audit.reference import quantize
 
@@ -155,7 +156,8 @@ def _calls(
 def measure_multi_budget(min_items: int, repeats: int) -> list[dict[str, Any]]:
     """torch's knee search and the solver work alone, upstream dp against one frontier."""
     import torch
-    from torch._functorch._activation_checkpointing.knapsack import dp_knapsack
+
+    dp_knapsack = catalog.load(f"{catalog.TORCH_MODULE}:dp_knapsack")
 
     from knapsack_audit.optimized.integration import FrontierSolver
 
