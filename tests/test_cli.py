@@ -287,7 +287,10 @@ def test_release_report(tmp_path: Path) -> None:
         "0 findings" in markdown
     )
     assert "over budget or below the optimum on 0" in markdown  # ours on every fixture
-    assert "`ilp_knapsack`: findings per property {'feasibility': 15} (as recorded)" in markdown
+    assert (
+        "`ilp_knapsack` on the small zoo: findings per property {'feasibility': 15} (as recorded)"
+        in markdown
+    )
     assert "| `knapsack_audit.reference:dp_knapsack` | pass |" in markdown
     assert "| `torch:dp_knapsack_sliding_hirschberg` | fail |" in markdown
 
