@@ -379,39 +379,50 @@ class SwiGLU(nn.Module):
         return self.down(nn.functional.silu(self.gate(x)) * self.up(x))  # type: ignore[no-any-return]
 
 
-class LlamaBlock(nn.Module):
-    """Pre-RMSNorm block: grouped-query attention with rotary embeddings, SwiGLU MLP."""
+class PreNormBlock(nn.Module):
+    """A pre-RMSNorm decoder block: ``x + attention(norm1(x))``, then ``x + mlp(norm2(x))``.
 
-    def __init__(self, width: int, heads: int, kv_heads: int, hidden: int, length: int) -> None:
+    LLaMA and Mixtral blocks are this wiring with grouped-query attention;
+    they differ only in the MLP (SwiGLU, or a mixture of SwiGLU experts).
+    """
+
+    def __init__(self, width: int, attention: nn.Module, mlp: nn.Module) -> None:
         super().__init__()
         self.norm1 = RMSNorm(width)
-        self.attention = GroupedQueryAttention(width, heads, kv_heads, length)
+        self.attention = attention
         self.norm2 = RMSNorm(width)
-        self.mlp = SwiGLU(width, hidden)
+        self.mlp = mlp
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = x + self.attention(self.norm1(x))
         return x + self.mlp(self.norm2(x))  # type: ignore[no-any-return]
 
 
-class Llama(nn.Module):
+class Decoder(nn.Module):
+    """``depth`` pre-norm blocks, then a final RMSNorm (the LLaMA/Mixtral stack)."""
+
+    def __init__(self, width: int, blocks: list[nn.Module]) -> None:
+        super().__init__()
+        self.blocks = nn.Sequential(*blocks)
+        self.norm = RMSNorm(width)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.norm(self.blocks(x))  # type: ignore[no-any-return]
+
+
+def llama(width: int, heads: int, kv_heads: int, hidden: int, depth: int, length: int) -> Decoder:
     """A LLaMA-style decoder: RMSNorm, SwiGLU, rotary embeddings, grouped-query attention.
 
     LLaMA-2 70B has 80 blocks, 64 query heads sharing 8 key/value heads and an
     MLP 3.5x wide; we keep the depth and the ratios and shrink the width.
     """
-
-    def __init__(
-        self, width: int, heads: int, kv_heads: int, hidden: int, depth: int, length: int
-    ) -> None:
-        super().__init__()
-        self.blocks = nn.Sequential(
-            *(LlamaBlock(width, heads, kv_heads, hidden, length) for _ in range(depth))
+    blocks: list[nn.Module] = [
+        PreNormBlock(
+            width, GroupedQueryAttention(width, heads, kv_heads, length), SwiGLU(width, hidden)
         )
-        self.norm = RMSNorm(width)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.norm(self.blocks(x))  # type: ignore[no-any-return]
+        for _ in range(depth)
+    ]
+    return Decoder(width, blocks)
 
 
 class VisionTransformer(nn.Module):
@@ -515,37 +526,17 @@ class MixtureOfExperts(nn.Module):
         return out
 
 
-class MoEBlock(nn.Module):
-    """A Mixtral block: pre-RMSNorm grouped-query attention, then the MoE MLP."""
-
-    def __init__(
-        self, width: int, heads: int, kv_heads: int, hidden: int, length: int, experts: int
-    ) -> None:
-        super().__init__()
-        self.norm1 = RMSNorm(width)
-        self.attention = GroupedQueryAttention(width, heads, kv_heads, length)
-        self.norm2 = RMSNorm(width)
-        self.moe = MixtureOfExperts(width, hidden, experts, top=2)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        x = x + self.attention(self.norm1(x))
-        return x + self.moe(self.norm2(x))  # type: ignore[no-any-return]
-
-
-class Mixtral(nn.Module):
+def mixtral(width: int, heads: int, kv_heads: int, hidden: int, depth: int, length: int) -> Decoder:
     """A Mixtral-style decoder: ``depth`` MoE blocks (Mixtral 8x7B: 32 blocks, 8 experts, top 2)."""
-
-    def __init__(
-        self, width: int, heads: int, kv_heads: int, hidden: int, depth: int, length: int
-    ) -> None:
-        super().__init__()
-        self.blocks = nn.Sequential(
-            *(MoEBlock(width, heads, kv_heads, hidden, length, experts=8) for _ in range(depth))
+    blocks: list[nn.Module] = [
+        PreNormBlock(
+            width,
+            GroupedQueryAttention(width, heads, kv_heads, length),
+            MixtureOfExperts(width, hidden, experts=8, top=2),
         )
-        self.norm = RMSNorm(width)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.norm(self.blocks(x))  # type: ignore[no-any-return]
+        for _ in range(depth)
+    ]
+    return Decoder(width, blocks)
 
 
 SMALL_ZOO: tuple[ModelSpec, ...] = (
@@ -574,12 +565,12 @@ REAL_SCALE_ZOO: tuple[ModelSpec, ...] = (
     ),
     ModelSpec(
         "llama_32",
-        partial(Llama, width=64, heads=8, kv_heads=2, hidden=224, depth=32, length=LENGTH),
+        partial(llama, width=64, heads=8, kv_heads=2, hidden=224, depth=32, length=LENGTH),
         ((2, LENGTH, 64),),
     ),
     ModelSpec(
         "mixtral_32",
-        partial(Mixtral, width=32, heads=4, kv_heads=1, hidden=112, depth=32, length=LENGTH),
+        partial(mixtral, width=32, heads=4, kv_heads=1, hidden=112, depth=32, length=LENGTH),
         ((2, LENGTH, 32),),
     ),
     ModelSpec(
