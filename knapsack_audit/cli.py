@@ -117,8 +117,9 @@ def add_audit_options(parser: argparse.ArgumentParser, sandbox_default: str) -> 
         type=positive_float,
         default=DEFAULT_TIME_BUDGET,
         metavar="SECONDS",
-        help="per target: draw no new random case after SECONDS; the search is cut off "
-        f"{HARD_STOP_GRACE:g} s later, keeping what it found (default %(default)s)",
+        help="per target, shared by all phases: draw no new random case after SECONDS; "
+        f"the audit is cut off {HARD_STOP_GRACE:g} s later, keeping what it found "
+        "(default %(default)s)",
     )
     effort.add_argument(
         "--seed",

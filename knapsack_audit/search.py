@@ -289,7 +289,6 @@ def audit(
     max_examples: int | None = None,
     search_seed: int = 0,
     hard_stop: float | None = None,
-    phase_seconds: float | None = None,
     scale: bool = False,
     stop_at_first: bool = False,
 ) -> AuditResult:
@@ -315,16 +314,13 @@ def audit(
         pinned: cases checked first (known upstream bugs).
         scope: the exhaustive phase's scope (``None``: no exhaustive phase).
         on_example: called with the running example count (progress display).
-        time_budget: seconds after which the random phase starts no new example
-            (a failure being shrunk is still shrunk).
+        time_budget: seconds from the start of the audit (all phases share
+            them) after which the random phase starts no new example (a
+            failure being shrunk is still shrunk, up to ``hard_stop``).
         max_examples: random-phase example budget (``None``: no limit but time).
         search_seed: seeds the random phase (replay a run with the same seed).
         hard_stop: a :func:`time.monotonic` time after which every solver call
             ends the search; what was found or seen is still reported.
-        phase_seconds: if given, the hard stop moves to ``phase_seconds``
-            after the start of the random phase, and ``time_budget`` counts
-            from there too, so a slow exhaustive phase does not eat the
-            random phase's budget (each phase is bounded on its own).
         scale: add to each round, before its last tier, :data:`SCALE_EXAMPLES` of the
             partitioner's real sizes (:func:`~knapsack_audit.strategies.repeated_block_cases`),
             one-call properties only.
@@ -351,13 +347,7 @@ def audit(
             search.result.examples += 1
         if scope is not None:
             _exhaustive_phase(search, solver, scope)
-        random_started = search.elapsed()
-        if phase_seconds is not None:
-            stoppable.hard_stop = time.monotonic() + phase_seconds
-        else:
-            random_started = 0.0
-        budget = None if time_budget is None else random_started + time_budget
-        _random_phase(search, tiers, base, budget, max_examples, search_seed)
+        _random_phase(search, tiers, base, time_budget, max_examples, search_seed)
     except SearchStopped:
         search.result.stopped_early = True
     search.keep_seen()
