@@ -11,7 +11,8 @@ which shows each region is actually generated):
   all-ones (the ``testing`` estimator), and, in the extended domain
   (SPEC 4.4), negative runtimes;
 * budgets: zero, below every weight, exact units, at or above the total,
-  partitioner fractions in ``[0, 1]``, and large (``Q >= 65536``);
+  partitioner fractions in ``[0, 1]``, large (``Q >= 65536``), and at a
+  subset's feasibility boundary (its weight -1, 0 or +1 unit) among large ones;
 * sizes: tiny (where shrinking lands), larger ``n >= 64``, and
   partitioner-like normalized instances.
 
@@ -166,13 +167,30 @@ def many_item_cases(draw: st.DrawFn, domain: str = "partitioner") -> Case:
 
 
 @st.composite
+def subset_boundary(draw: st.DrawFn, weights: list[int]) -> int:
+    """A budget at the feasibility boundary of a subset of two or more items: its
+    weight minus one unit, exactly, or plus one. Where weights are large, a
+    uniform budget almost never lands there, and a solver that rounds or
+    coarsens weights (say, halves them above some Q) errs only there."""
+    chosen = draw(
+        st.lists(
+            st.sampled_from(range(len(weights))), min_size=2, max_size=len(weights), unique=True
+        )
+    )
+    return max(sum(weights[i] for i in chosen) + draw(st.sampled_from((-1, 0, 1))), 0)
+
+
+@st.composite
 def large_budget_cases(draw: st.DrawFn, domain: str = "partitioner") -> Case:
-    """``Q >= 65536`` with a few items heavy enough to need the whole budget."""
+    """``Q >= 65536`` with a few items heavy enough to need the whole budget;
+    half the time the budget sits on a subset's boundary (:func:`subset_boundary`)."""
     n = draw(st.integers(1, 4))
     q = draw(st.integers(LARGE_BUDGET_UNITS, 4 * LARGE_BUDGET_UNITS))
-    memory = draw(st.lists(st.integers(0, q).map(unit_memory), min_size=n, max_size=n))
+    weights = draw(st.lists(st.integers(0, q), min_size=n, max_size=n))
+    if n >= 2 and draw(st.booleans()):
+        q = max(draw(subset_boundary(weights)), LARGE_BUDGET_UNITS)
     runtime = draw(st.lists(runtimes(domain), min_size=n, max_size=n))
-    return Case(tuple(memory), tuple(runtime), unit_memory(q))
+    return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(q))
 
 
 @st.composite
@@ -198,6 +216,9 @@ def threshold_cases(draw: st.DrawFn, domain: str = "partitioner") -> Case:
     q = rng.choice(THRESHOLD_BUDGETS) + rng.randint(-2, 2)
     n = rng.randint(2, 6)
     weights = [rng.randint(q // 4, q) for _ in range(n)]
+    if rng.random() < 0.5:
+        # Two items on the budget's boundary: together q - 1, q or q + 1 units.
+        weights[1] = max(q + rng.randint(-1, 1) - weights[0], 0)
     runtime = tuple(float(rng.randint(1, 10**6)) for _ in range(n))
     return Case(tuple(unit_memory(w) for w in weights), runtime, unit_memory(q))
 

@@ -39,7 +39,12 @@ from knapsack_audit.verify import (
 CORPUS_PATH = Path(__file__).parent / "planted" / "corpus.py"
 TOLERANT = Judge()
 SEED = 0
-FOUND_BY_RANDOM_PHASE = ("greedy_above_48", "budget_clamped")
+FOUND_BY_RANDOM_PHASE = (
+    "greedy_above_48",
+    "budget_clamped",
+    "grouped_copies_lose_remainder",
+    "halves_large_budgets",
+)
 """Bugs with no counterexample in the exhaustive scope (more than 3 items, or Q > 10000)."""
 NEEDS_A_WORKER = ("never_answers_from_48",)
 """Bugs that show only as a call timeout, which needs the isolated worker."""
