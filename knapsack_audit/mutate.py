@@ -416,10 +416,11 @@ def probe(
                 f"MISSED by verify: differs from the original on {case.as_call()}, "
                 f"where it fails {found[0].property}: {found[0].message}"
             )
+    unjudged = f" but {', '.join(skip)} (which the original fails)" if skip else ""
     return (
         f"differs from the original on {len(differing)} of {len(cases)} random inputs "
         f"(first: {differing[0][0].as_call()}), every answer passing the one-call "
-        "properties: equivalent under the contract"
+        f"properties{unjudged}: equivalent under the contract"
     )
 
 
