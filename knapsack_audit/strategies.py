@@ -39,9 +39,11 @@ SCALE = 10000
 SMALL_RUNTIMES = (0.0, 0.5, 1.0, 2.0, 3.0, 1e8)
 FLOPS_MAX = 10**12
 LARGE_BUDGET_UNITS = 65536
-THRESHOLD_SIZES = (15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64, 65, 127, 128, 129)
-"""(The partitioner-scale tier, :func:`repeated_block_cases`, covers hundreds of items.)"""
-"""Item counts around powers of two and round numbers a fast path might test."""
+THRESHOLD_SIZES = (15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64, 65, 127, 128, 129, 255, 256, 257)
+"""Item counts around powers of two and round numbers a fast path might test
+(the partitioner's calls have hundreds of items, so 256 is a plausible switch;
+the repeated blocks of :func:`repeated_block_cases` seldom show a fast path's
+error, greedy being near-optimal on many copies of small items)."""
 THRESHOLD_BUDGETS = (2**15, 2**16, 10**4)
 """Budgets (units) a fast path might switch on: around these, +-2."""
 

@@ -41,6 +41,7 @@ TOLERANT = Judge()
 SEED = 0
 FOUND_BY_RANDOM_PHASE = (
     "greedy_above_48",
+    "greedy_above_256",
     "budget_clamped",
     "grouped_copies_lose_remainder",
     "halves_large_budgets",

@@ -180,6 +180,14 @@ def greedy_above_48(memory: list[float], runtime: list[float], max_memory: float
     return greedy_ratio(memory, runtime, max_memory)
 
 
+def greedy_above_256(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """Exact DP up to 256 items, greedy above: only the partitioner's real sizes
+    (hundreds of items from repeated blocks) reach it."""
+    if len(memory) <= 256:
+        return exact(memory, runtime, max_memory)
+    return greedy_ratio(memory, runtime, max_memory)
+
+
 def never_answers_from_48(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
     """From 48 items on, an "exact check" enumerates every subset: 2**48 of them."""
     if len(memory) < 48:
@@ -647,6 +655,7 @@ EXPECTED: dict[str, str] = {
     "split_from_left_half": "optimality",
     "budget_floor": "optimality",
     "greedy_above_48": "optimality",
+    "greedy_above_256": "optimality",
     "never_answers_from_48": "no-crash",
     "weights_floor": "feasibility",
     "strict_fit": "optimality",
