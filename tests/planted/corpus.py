@@ -215,6 +215,17 @@ def weights_floor(memory: list[float], runtime: list[float], max_memory: float) 
     return answer(runtime, backtrack(table(weights, runtime, capacity), weights, capacity))
 
 
+def weights_round_half_up(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """Weights quantized with ``int(m * 10000 + 0.5)`` ("round() is slow"):
+    half-way points round up, not to even, so ``0.00025`` (2.5 units) weighs 3.
+
+    ``([0.00025], [1.0], 2e-4)`` saves nothing; optimum 1.0.
+    """
+    weights = [int(m * SCALE + 0.5) for m in memory]
+    capacity = round(max_memory * SCALE)
+    return answer(runtime, backtrack(table(weights, runtime, capacity), weights, capacity))
+
+
 def strict_fit(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
     """An item is taken only when it fits with room to spare (``w < c``, not ``<=``).
 
@@ -658,6 +669,7 @@ EXPECTED: dict[str, str] = {
     "greedy_above_256": "optimality",
     "never_answers_from_48": "no-crash",
     "weights_floor": "feasibility",
+    "weights_round_half_up": "optimality",
     "strict_fit": "optimality",
     "backtrack_keeps_capacity": "feasibility",
     "right_half_extra_unit": "feasibility",
