@@ -44,7 +44,7 @@ from knapsack_audit import properties as props
 from knapsack_audit.cases import Case
 from knapsack_audit.exhaustive import Scope
 from knapsack_audit.properties import Finding, Judge, Outcome, Solver
-from knapsack_audit.strategies import cases, repeated_block_cases, small_cases
+from knapsack_audit.strategies import cases, scale_cases, small_cases
 
 PROPERTIES = tuple(prop.name for prop in props.TABLE)
 
@@ -322,7 +322,7 @@ def audit(
         hard_stop: a :func:`time.monotonic` time after which every solver call
             ends the search; what was found or seen is still reported.
         scale: add to each round, before its last tier, :data:`SCALE_EXAMPLES` of the
-            partitioner's real sizes (:func:`~knapsack_audit.strategies.repeated_block_cases`),
+            partitioner's real sizes (:func:`~knapsack_audit.strategies.scale_cases`),
             one-call properties only.
         stop_at_first: end the search at the first finding (mutation testing).
     """
@@ -339,7 +339,7 @@ def audit(
         for tier in ([strategy] if strategy is not None else [small_cases(domain), cases(domain)])
     ]
     if scale:
-        tiers.insert(-1, _Tier(repeated_block_cases(), SCALE_EXAMPLES, one_call=True))
+        tiers.insert(-1, _Tier(scale_cases(), SCALE_EXAMPLES, one_call=True))
     try:
         for case in pinned:
             for finding in findings_for(stoppable, case, judge, None, wanted):

@@ -68,7 +68,8 @@ EXHAUSTIVE_KILLS = [
 def audit_as_verify(
     solver: Any, properties: Any = props.CALL_PROPERTIES, **budget: Any
 ) -> AuditResult:
-    """The engine as ``verify`` runs it on a third-party target, seeded."""
+    """The engine as ``verify`` runs it on a third-party target (the scale tier
+    included), seeded."""
     return audit(
         solver,
         TOLERANT,
@@ -77,6 +78,7 @@ def audit_as_verify(
         pinned=PINNED_CASES,
         scope=scope_for("partitioner"),
         search_seed=SEED,
+        scale=True,
         **{"time_budget": DEFAULT_TIME_BUDGET, "max_examples": DEFAULT_MAX_EXAMPLES, **budget},
     )
 
