@@ -49,7 +49,16 @@ from knapsack_audit.strategies import cases, scale_cases, small_cases
 PROPERTIES = tuple(prop.name for prop in props.TABLE)
 
 BATCH_SIZE = 256
-"""Exhaustive-phase cases sent to a worker in one message."""
+"""Exhaustive-phase cases sent to a worker in one message, at most."""
+
+FIRST_BATCH_SIZE = 32
+"""The first exhaustive batch, before the solver's speed is known."""
+
+BATCH_SECONDS = 1.0
+"""Target seconds per exhaustive batch: a batch cannot be interrupted, so the
+next one is sized from the last one's speed, and a slow solver (scipy's milp
+took 9 s per 256 calls on a loaded machine) does not carry the audit far past
+its hard stop."""
 
 SCALE_EXAMPLES = 3
 """Examples per round of the partitioner-scale tier (hundreds of items: slow
@@ -368,13 +377,18 @@ def _exhaustive_phase(search: _Search, solver: Solver, scope: Scope) -> None:
     search.result.scope = scope.bound
     instances = scope.cases()
     search.result.scope_total = len(instances)
-    for start in range(0, len(instances), BATCH_SIZE):
+    start, size = 0, FIRST_BATCH_SIZE
+    while start < len(instances):
         if not wanted & search.wanted:
             search.result.scope_checked = search.result.scope_total
             return
         search.solver.check()
-        batch = instances[start : start + BATCH_SIZE]
+        batch = instances[start : start + size]
+        started = time.perf_counter()
         outcomes = _outcomes(solver, batch)
+        seconds = time.perf_counter() - started
+        start += len(batch)
+        size = max(1, min(BATCH_SIZE, int(len(batch) * BATCH_SECONDS / max(seconds, 1e-6))))
         for case, outcome in zip(batch, outcomes, strict=True):
             gave_up = outcome is None
             if outcome is None:
