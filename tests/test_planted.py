@@ -96,7 +96,19 @@ def test_exhaustive_phase_kills_planted_bug(name: str) -> None:
     assert [f.property for f in props.check_call(solver, finding.case, TOLERANT, [expected])]
 
 
-@pytest.mark.parametrize("name", FOUND_BY_RANDOM_PHASE)
+SLOW_TO_FIND = ("greedy_above_256",)
+"""Found only by the partitioner-scale tier, then minimized over hundreds of
+items: about 5 minutes in process (and missed by one default-effort CLI run,
+docs/planted.md)."""
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(name, marks=pytest.mark.slow) if name in SLOW_TO_FIND else name
+        for name in FOUND_BY_RANDOM_PHASE
+    ],
+)
 def test_random_phase_kills_planted_bug(name: str) -> None:
     """SPEC 3.3: bugs beyond the exhaustive scope (a fast path above 48 items, a
     budget clamped to 10000 units) are found by the random phase within the
