@@ -117,8 +117,9 @@ def add_audit_options(parser: argparse.ArgumentParser, sandbox_default: str) -> 
         type=positive_float,
         default=DEFAULT_TIME_BUDGET,
         metavar="SECONDS",
-        help="per target: draw no new random case after SECONDS; the search is cut off "
-        f"{HARD_STOP_GRACE:g} s later, keeping what it found (default %(default)s)",
+        help="per target, shared by all phases: draw no new random case after SECONDS; "
+        f"the audit is cut off {HARD_STOP_GRACE:g} s later, keeping what it found "
+        "(default %(default)s)",
     )
     effort.add_argument(
         "--seed",
@@ -134,21 +135,36 @@ def add_audit_options(parser: argparse.ArgumentParser, sandbox_default: str) -> 
         metavar="N",
         help="audit N targets in parallel, in separate processes (default 1)",
     )
-    isolation = parser.add_argument_group("isolation of the solver under audit")
+    add_isolation_options(
+        parser,
+        "seconds per call; a call taking longer is a failure and its worker is killed",
+        sandbox_default,
+    )
+
+
+def add_isolation_options(
+    parser: argparse.ArgumentParser, call_timeout_help: str, sandbox_default: str | None
+) -> None:
+    """``--call-timeout``, ``--memory-limit`` and (unless ``sandbox_default`` is
+    ``None``) ``--sandbox``: the worker options of ``verify``, ``report``,
+    ``mutate`` and ``compare``."""
+    isolation = parser.add_argument_group("isolation of the solver(s) under audit")
     isolation.add_argument(
         "--call-timeout",
         type=positive_float,
         default=DEFAULT_CALL_TIMEOUT,
         metavar="SECONDS",
-        help="a call taking longer is a failure; its worker is killed (default %(default)s)",
+        help=f"{call_timeout_help} (default %(default)s)",
     )
     isolation.add_argument(
         "--memory-limit",
         type=memory_size,
         default=DEFAULT_MEMORY_LIMIT,
         metavar="SIZE",
-        help="the worker's address-space limit (RLIMIT_AS), e.g. 4GiB; 0 for none (default 4GiB)",
+        help="each worker's address-space limit (RLIMIT_AS), e.g. 4GiB; 0 for none (default 4GiB)",
     )
+    if sandbox_default is None:
+        return
     isolation.add_argument(
         "--sandbox",
         action=argparse.BooleanOptionalAction,
@@ -156,6 +172,27 @@ def add_audit_options(parser: argparse.ArgumentParser, sandbox_default: str) -> 
         help="run the solver under bubblewrap (bwrap): read-only file system but a private "
         "/tmp, no network, own PID namespace; see docs/CLI.md, 'Threat model' "
         f"(default {sandbox_default})",
+    )
+
+
+def add_judge_options(parser: argparse.ArgumentParser, exact_by_default: str) -> None:
+    """``--exact`` / ``--tolerant`` (SPEC 5), shared by ``verify`` and ``compare``;
+    ``exact_by_default`` says when the judge is exact without either."""
+    judge = parser.add_mutually_exclusive_group()
+    judge.add_argument(
+        "--exact",
+        dest="exact",
+        action="store_const",
+        const=True,
+        default=None,
+        help=f"judge exactly, no tolerance (SPEC 5.1; default {exact_by_default})",
+    )
+    judge.add_argument(
+        "--tolerant",
+        dest="exact",
+        action="store_const",
+        const=False,
+        help="judge with the float32 tolerance (SPEC 5.2; default otherwise)",
     )
 
 
@@ -178,22 +215,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     verify.add_argument("targets", nargs="+", metavar="TARGET", help="solver(s) to audit")
-    judge = verify.add_mutually_exclusive_group()
-    judge.add_argument(
-        "--exact",
-        dest="exact",
-        action="store_const",
-        const=True,
-        default=None,
-        help="no tolerance (SPEC 5.1; default for knapsack_audit.* targets)",
-    )
-    judge.add_argument(
-        "--tolerant",
-        dest="exact",
-        action="store_const",
-        const=False,
-        help="float32 tolerance (SPEC 5.2; default for other targets)",
-    )
+    add_judge_options(verify, "for knapsack_audit.* targets")
     verify.add_argument(
         "--domain",
         choices=("partitioner", "extended"),
@@ -321,22 +343,7 @@ def add_compare_parser(commands: argparse._SubParsersAction[argparse.ArgumentPar
         metavar="RATIO",
         help="fail if a family's median peak-memory ratio NEW/BASE exceeds RATIO",
     )
-    judge = compare.add_mutually_exclusive_group()
-    judge.add_argument(
-        "--exact",
-        dest="exact",
-        action="store_const",
-        const=True,
-        default=None,
-        help="judge both exactly (SPEC 5.1; default when both are knapsack_audit.*)",
-    )
-    judge.add_argument(
-        "--tolerant",
-        dest="exact",
-        action="store_const",
-        const=False,
-        help="judge both with the float32 tolerance (SPEC 5.2; default otherwise)",
-    )
+    add_judge_options(compare, "when both sides are knapsack_audit.*")
     compare.add_argument(
         "--report",
         action="append",
@@ -345,21 +352,11 @@ def add_compare_parser(commands: argparse._SubParsersAction[argparse.ArgumentPar
         help="also write a report: .md (for a PR comment), .json or .xml (JUnit); repeatable",
     )
     compare.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
-    isolation = compare.add_argument_group("isolation of the solvers")
-    isolation.add_argument(
-        "--call-timeout",
-        type=positive_float,
-        default=DEFAULT_CALL_TIMEOUT,
-        metavar="SECONDS",
-        help="seconds per call; a measured case (warm-up and repeats) may take that times "
-        "(1 + repeats), else its worker is killed (default %(default)s)",
-    )
-    isolation.add_argument(
-        "--memory-limit",
-        type=memory_size,
-        default=DEFAULT_MEMORY_LIMIT,
-        metavar="SIZE",
-        help="each worker's address-space limit (RLIMIT_AS); 0 for none (default 4GiB)",
+    add_isolation_options(
+        compare,
+        "seconds per call; a measured case (warm-up and repeats) may take that times "
+        "(1 + repeats), else its worker is killed",
+        None,
     )
 
 

@@ -47,10 +47,11 @@ DEFAULT_RUNTIMES = (0.0, 0.5, 1.0, 2.0, 3.0, 1e8, -1.0)
 DEFAULT_WEIGHTS = range(4)
 DEFAULT_BUDGETS = range(8)
 
-SCOPE_MEMORIES = (0.0, 1e-4, 2e-4, 3e-4, 0.00015, 0.00035)
+SCOPE_MEMORIES = (0.0, 1e-4, 2e-4, 3e-4, 0.00015, 0.00025, 0.00035)
 """Weights 0..3 units, and memories at or beside a quantization half-way point:
-``0.00015`` (``* 1e4 == 1.4999999999999998``, rounds to 1) and ``0.00035``
-(``* 1e4 == 3.5`` exactly, rounds half to even: 4)."""
+``0.00015`` (``* 1e4 == 1.4999999999999998``, rounds to 1), ``0.00025``
+(``* 1e4 == 2.5`` exactly, rounds half to even: 2; half up would give 3) and
+``0.00035`` (``3.5`` exactly, rounds half to even: 4)."""
 SCOPE_RUNTIMES = (0.0, 1.0, 2.0, 3.0, 1e8)
 """Tied and distinct runtimes, 0, and ``1e8`` (``1e8 + 1 == 1e8`` in float32)."""
 SCOPE_TRIPLE_MEMORIES = (0.0, 1e-4, 2e-4, 3e-4)

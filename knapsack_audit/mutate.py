@@ -27,7 +27,13 @@ one worker loading the mutants in turn),
 stopping at its first finding. A mutant is **killed** when the audit finds a
 property failing that the unmutated solver passes, **timed out** when its only
 new failure is a call timeout, and **survived** otherwise; a survivor is shown
-as a diff so a person can judge whether it is equivalent.
+as a diff so a person can judge whether it is equivalent, with the verdict of
+:func:`probe`: the survivor and the original called side by side on
+:data:`PROBE_CASES` random instances, in the worker. "No difference" makes
+equivalence likely (not proved); a difference whose answers all pass every
+one-call property is equivalent under the contract (another optimal
+selection, another order); a difference where the mutant's answer fails a
+property is a miss of ``verify``, with the input that shows it.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ import copy
 import dataclasses
 import difflib
 import importlib.util
+import random
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -44,9 +51,18 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 
+from knapsack_audit import properties as props
+from knapsack_audit.cases import Case
 from knapsack_audit.isolation import IsolatedSolver
+from knapsack_audit.properties import Judge, Outcome
+from knapsack_audit.reference.validation import SCALE, quantize
 from knapsack_audit.targets import Target, TargetError, parse_target
 from knapsack_audit.verify import AuditOptions, TargetReport, verify_in
+
+PROBE_CASES = 3000
+"""Random instances on which :func:`probe` compares a survivor with the original."""
+PROBE_BATCH = 250
+"""Probe calls per message to the worker."""
 
 OPERATORS = ("compare", "constant", "slice", "arithmetic", "minmax", "statement", "else")
 
@@ -88,6 +104,8 @@ class MutantResult:
     outcome: str
     properties: tuple[str, ...]
     seconds: float
+    probe: str = ""
+    """For a survivor: what :func:`probe` saw (empty for the others)."""
 
 
 def source_file(target: Target) -> Path:
@@ -327,10 +345,105 @@ def run_mutation(
             stop_at_first=True,
             skip=tuple(finding.property for finding in baseline.findings),
         )
-        reports = audit_mutants(_targets(files[1:], target.function), first_only, jobs, on_done)
-    return baseline, [
-        _classify(mutant, report) for mutant, report in zip(found, reports, strict=True)
+        mutant_targets = _targets(files[1:], target.function)
+        reports = audit_mutants(mutant_targets, first_only, jobs, on_done)
+        results = [_classify(mutant, report) for mutant, report in zip(found, reports, strict=True)]
+        survivors = [k for k, result in enumerate(results) if result.outcome == "survived"]
+        if survivors:
+            cases = probe_cases(PROBE_CASES, options.seed or 0, judged.domain or "partitioner")
+            judge = Judge(exact=bool(judged.exact))
+            original = _targets(files[:1], target.function)[0]
+            with IsolatedSolver(original, options.call_timeout, options.memory_limit) as solver:
+                for k in survivors:
+                    seen = probe(solver, original, mutant_targets[k], judge, cases, first_only.skip)
+                    results[k] = dataclasses.replace(results[k], probe=seen)
+    return baseline, results
+
+
+def probe_cases(count: int, seed: int, domain: str) -> list[Case]:
+    """``count`` random instances where a survivor's change could show: mostly 1
+    to 12 items, some up to 40, of 0 to 8 units or a rounding edge, runtimes tied,
+    distinct, zero, float32-absorbed (``1e8``) or flop-sized (negative too in
+    the extended domain), budgets anywhere from 0 to the total + 1 units."""
+    rng = random.Random(seed)
+    memories = [units / SCALE for units in range(9)] + [0.00015, 0.00025, 0.00035]
+    runtimes = [0.0, 0.5, 1.0, 2.0, 3.0, 5.0, 7.0, 1e8] + ([-1.0] if domain == "extended" else [])
+    instances = []
+    for _ in range(count):
+        n = rng.randint(1, 12) if rng.random() < 0.9 else rng.randint(13, 40)
+        memory = tuple(rng.choice(memories) for _ in range(n))
+        runtime = tuple(
+            rng.choice(runtimes) if rng.random() < 0.8 else float(rng.randint(1, 10**9))
+            for _ in range(n)
+        )
+        total = sum(quantize(m) for m in memory)
+        instances.append(Case(memory, runtime, rng.randint(0, total + 1) / SCALE))
+    return instances
+
+
+def probe(
+    solver: IsolatedSolver,
+    original: Target,
+    mutant: Target,
+    judge: Judge,
+    cases: Sequence[Case],
+    skip: Sequence[str] = (),
+) -> str:
+    """Call the original and a surviving mutant on ``cases`` (in ``solver``'s
+    worker) and say how their answers (value, saved set) differ.
+
+    A differing answer of the mutant is judged by the one-call properties
+    but ``determinism`` and ``skip`` (those the original fails): one failing
+    is a miss of ``verify``; if none fails, the mutant is equivalent under
+    the contract.
+    """
+    solver.retarget(original)
+    expected = _probe_outcomes(solver, cases)
+    solver.retarget(mutant)
+    actual = _probe_outcomes(solver, cases)
+    differing = [
+        (case, outcome)
+        for case, before, outcome in zip(cases, expected, actual, strict=True)
+        if _answer(before) != _answer(outcome)
     ]
+    if not differing:
+        return f"no difference from the original on {len(cases)} random inputs: likely equivalent"
+    wanted = [name for name in props.CALL_PROPERTIES if name not in (*skip, "determinism")]
+    for case, outcome in differing:
+        found = props.judge_outcome(solver, case, judge, outcome, wanted)
+        if found:
+            return (
+                f"MISSED by verify: differs from the original on {case.as_call()}, "
+                f"where it fails {found[0].property}: {found[0].message}"
+            )
+    unjudged = f" but {', '.join(skip)} (which the original fails)" if skip else ""
+    return (
+        f"differs from the original on {len(differing)} of {len(cases)} random inputs "
+        f"(first: {differing[0][0].as_call()}), every answer passing the one-call "
+        f"properties{unjudged}: equivalent under the contract"
+    )
+
+
+def _probe_outcomes(solver: IsolatedSolver, cases: Sequence[Case]) -> list[Outcome]:
+    outcomes: list[Outcome] = []
+    for start in range(0, len(cases), PROBE_BATCH):
+        batch = cases[start : start + PROBE_BATCH]
+        try:
+            outcomes += props.call_many(solver.call_many, batch)
+        except Exception as error:  # a timeout or a dead worker: the whole batch failed
+            outcomes += [Outcome(error=error)] * len(batch)
+    return outcomes
+
+
+def _answer(outcome: Outcome) -> object:
+    """What a probe compares: the value and the saved set, or the error's type."""
+    if outcome.error is not None:
+        return type(outcome.error).__name__
+    try:
+        value, saved, _ = outcome.result
+        return float(value), sorted(saved)
+    except Exception:  # a malformed answer: compared as it is printed
+        return repr(outcome.result)
 
 
 def audit_in_one_worker(
@@ -412,6 +525,12 @@ def summary_markdown(
         + (f" = {100 * detected / total:.1f} %" if total else "")
         + " (before judging survivors equivalent).",
         "",
+        f"Survivors probed against the original on {PROBE_CASES} random inputs: "
+        f"{sum(r.probe.startswith('no difference') for r in results)} show no difference, "
+        f"{sum(r.probe.startswith('differs') for r in results)} differ with correct answers "
+        f"only, {sum(r.probe.startswith('MISSED') for r in results)} differ with a failing "
+        "answer (missed by verify).",
+        "",
         "| operator | mutants | killed | timed out | survived |",
         "|---|---|---|---|---|",
     ]
@@ -434,6 +553,8 @@ def summary_markdown(
         lines += [
             f"### mutant {mutant.index}: {mutant.operator}, line {mutant.line}: "
             f"{mutant.description}",
+            "",
+            f"Probe: {result.probe}",
             "",
             "```diff",
             mutant.diff.rstrip(),

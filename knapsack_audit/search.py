@@ -44,12 +44,21 @@ from knapsack_audit import properties as props
 from knapsack_audit.cases import Case
 from knapsack_audit.exhaustive import Scope
 from knapsack_audit.properties import Finding, Judge, Outcome, Solver
-from knapsack_audit.strategies import cases, repeated_block_cases, small_cases
+from knapsack_audit.strategies import cases, scale_cases, small_cases
 
 PROPERTIES = tuple(prop.name for prop in props.TABLE)
 
 BATCH_SIZE = 256
-"""Exhaustive-phase cases sent to a worker in one message."""
+"""Exhaustive-phase cases sent to a worker in one message, at most."""
+
+FIRST_BATCH_SIZE = 32
+"""The first exhaustive batch, before the solver's speed is known."""
+
+BATCH_SECONDS = 1.0
+"""Target seconds per exhaustive batch: a batch cannot be interrupted, so the
+next one is sized from the last one's speed, and a slow solver (scipy's milp
+took 9 s per 256 calls on a loaded machine) does not carry the audit far past
+its hard stop."""
 
 SCALE_EXAMPLES = 3
 """Examples per round of the partitioner-scale tier (hundreds of items: slow
@@ -289,7 +298,6 @@ def audit(
     max_examples: int | None = None,
     search_seed: int = 0,
     hard_stop: float | None = None,
-    phase_seconds: float | None = None,
     scale: bool = False,
     stop_at_first: bool = False,
 ) -> AuditResult:
@@ -315,18 +323,15 @@ def audit(
         pinned: cases checked first (known upstream bugs).
         scope: the exhaustive phase's scope (``None``: no exhaustive phase).
         on_example: called with the running example count (progress display).
-        time_budget: seconds after which the random phase starts no new example
-            (a failure being shrunk is still shrunk).
+        time_budget: seconds from the start of the audit (all phases share
+            them) after which the random phase starts no new example (a
+            failure being shrunk is still shrunk, up to ``hard_stop``).
         max_examples: random-phase example budget (``None``: no limit but time).
         search_seed: seeds the random phase (replay a run with the same seed).
         hard_stop: a :func:`time.monotonic` time after which every solver call
             ends the search; what was found or seen is still reported.
-        phase_seconds: if given, the hard stop moves to ``phase_seconds``
-            after the start of the random phase, and ``time_budget`` counts
-            from there too, so a slow exhaustive phase does not eat the
-            random phase's budget (each phase is bounded on its own).
         scale: add to each round, before its last tier, :data:`SCALE_EXAMPLES` of the
-            partitioner's real sizes (:func:`~knapsack_audit.strategies.repeated_block_cases`),
+            partitioner's real sizes (:func:`~knapsack_audit.strategies.scale_cases`),
             one-call properties only.
         stop_at_first: end the search at the first finding (mutation testing).
     """
@@ -343,7 +348,7 @@ def audit(
         for tier in ([strategy] if strategy is not None else [small_cases(domain), cases(domain)])
     ]
     if scale:
-        tiers.insert(-1, _Tier(repeated_block_cases(), SCALE_EXAMPLES, one_call=True))
+        tiers.insert(-1, _Tier(scale_cases(), SCALE_EXAMPLES, one_call=True))
     try:
         for case in pinned:
             for finding in findings_for(stoppable, case, judge, None, wanted):
@@ -351,13 +356,7 @@ def audit(
             search.result.examples += 1
         if scope is not None:
             _exhaustive_phase(search, solver, scope)
-        random_started = search.elapsed()
-        if phase_seconds is not None:
-            stoppable.hard_stop = time.monotonic() + phase_seconds
-        else:
-            random_started = 0.0
-        budget = None if time_budget is None else random_started + time_budget
-        _random_phase(search, tiers, base, budget, max_examples, search_seed)
+        _random_phase(search, tiers, base, time_budget, max_examples, search_seed)
     except SearchStopped:
         search.result.stopped_early = True
     search.keep_seen()
@@ -378,13 +377,18 @@ def _exhaustive_phase(search: _Search, solver: Solver, scope: Scope) -> None:
     search.result.scope = scope.bound
     instances = scope.cases()
     search.result.scope_total = len(instances)
-    for start in range(0, len(instances), BATCH_SIZE):
+    start, size = 0, FIRST_BATCH_SIZE
+    while start < len(instances):
         if not wanted & search.wanted:
             search.result.scope_checked = search.result.scope_total
             return
         search.solver.check()
-        batch = instances[start : start + BATCH_SIZE]
+        batch = instances[start : start + size]
+        started = time.perf_counter()
         outcomes = _outcomes(solver, batch)
+        seconds = time.perf_counter() - started
+        start += len(batch)
+        size = max(1, min(BATCH_SIZE, int(len(batch) * BATCH_SECONDS / max(seconds, 1e-6))))
         for case, outcome in zip(batch, outcomes, strict=True):
             gave_up = outcome is None
             if outcome is None:

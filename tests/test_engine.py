@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -19,8 +20,9 @@ from knapsack_audit import properties as props
 from knapsack_audit.cases import Case
 from knapsack_audit.catalog import OUR_SOLVERS, load
 from knapsack_audit.exhaustive import scope_for
+from knapsack_audit.integer_oracle import integer_optimum
 from knapsack_audit.properties import Judge
-from knapsack_audit.reference import dp_knapsack, exact_optimum
+from knapsack_audit.reference import dp_knapsack, exact_optimum, pareto_optimum, validate
 from knapsack_audit.search import PROPERTIES, audit
 from knapsack_audit.strategies import cases
 
@@ -383,3 +385,24 @@ def test_a_failure_that_does_not_replay_is_reported_not_raised():
         properties=["no-crash"],
     )
     assert "did not reproduce on replay" in result.findings["no-crash"].message
+
+
+def test_integer_oracle_equals_the_pareto_oracle() -> None:
+    """SPEC 3.2: the int64 row oracle that judges large cases gives the Pareto
+    oracle's exact optimum, on mixed instances (half-way memories, zero and
+    negative runtimes, fractional, long-mantissa and flop-sized ones, in int64
+    or Python integers) of up to 260 items."""
+    rng = random.Random(7)
+    for _ in range(40):
+        n = rng.choice([rng.randint(0, 12), rng.randint(201, 260)])
+        memory = [rng.choice([0.0, 0.00015, 0.00035, rng.randint(1, 8) / 10000]) for _ in range(n)]
+        runtime = [
+            rng.choice([0.0, -1.5, 0.25, 3.0, float(rng.randint(1, 10**12)), rng.uniform(0, 100)])
+            for _ in range(n)
+        ]
+        budget = rng.randint(0, sum(round(m * 10000) for m in memory) + 1) / 10000
+        expected = pareto_optimum(validate(memory, runtime, budget)).value
+        assert integer_optimum(memory, runtime, budget) == expected
+    assert integer_optimum([1e-4, 1e-4], [1e300, 1e-300], 2e-4) == Fraction(1e300) + Fraction(
+        1e-300
+    )

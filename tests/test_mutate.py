@@ -11,7 +11,10 @@ from pathlib import Path
 
 from test_cli import knapsack_audit
 
-from knapsack_audit.mutate import OPERATORS, mutants
+from knapsack_audit.isolation import IsolatedSolver
+from knapsack_audit.mutate import OPERATORS, mutants, probe, probe_cases
+from knapsack_audit.properties import Judge
+from knapsack_audit.targets import Target
 
 CORPUS = Path(__file__).parent / "planted" / "corpus.py"
 
@@ -83,3 +86,22 @@ def test_mutate_command_classifies_every_mutant(tmp_path: Path) -> None:
     )
     assert killed + timed_out + survived == 4
     assert text.count("### mutant ") == survived
+
+
+def test_probe_tells_a_miss_from_an_equivalent_survivor() -> None:
+    """SPEC 3.3, 6.2: the survivor probe says "no difference" for the solver
+    itself, "equivalent under the contract" for another correct tie-break, and
+    names the failing property and input for a real bug (strict fit)."""
+    cases = probe_cases(300, seed=1, domain="partitioner")
+
+    def target(name: str) -> Target:
+        return Target(f"corpus.py:{name}", None, str(CORPUS), name)
+
+    original = target("exact")
+    with IsolatedSolver(original, 10.0, None) as solver:
+        same = probe(solver, original, original, Judge(), cases)
+        tie = probe(solver, original, target("last_item_wins_ties"), Judge(), cases)
+        bug = probe(solver, original, target("strict_fit"), Judge(), cases)
+    assert same.startswith("no difference from the original on 300"), same
+    assert tie.startswith("differs") and tie.endswith("equivalent under the contract"), tie
+    assert bug.startswith("MISSED by verify") and "optimality" in bug, bug

@@ -180,6 +180,14 @@ def greedy_above_48(memory: list[float], runtime: list[float], max_memory: float
     return greedy_ratio(memory, runtime, max_memory)
 
 
+def greedy_above_256(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """Exact DP up to 256 items, greedy above: only the partitioner's real sizes
+    (hundreds of items from repeated blocks) reach it."""
+    if len(memory) <= 256:
+        return exact(memory, runtime, max_memory)
+    return greedy_ratio(memory, runtime, max_memory)
+
+
 def never_answers_from_48(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
     """From 48 items on, an "exact check" enumerates every subset: 2**48 of them."""
     if len(memory) < 48:
@@ -203,6 +211,17 @@ def weights_floor(memory: list[float], runtime: list[float], max_memory: float) 
     ``([0.00035], [1.0], 3e-4)`` saves a 4-unit item under a 3-unit budget.
     """
     weights = [int(m * SCALE) for m in memory]
+    capacity = round(max_memory * SCALE)
+    return answer(runtime, backtrack(table(weights, runtime, capacity), weights, capacity))
+
+
+def weights_round_half_up(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """Weights quantized with ``int(m * 10000 + 0.5)`` ("round() is slow"):
+    half-way points round up, not to even, so ``0.00025`` (2.5 units) weighs 3.
+
+    ``([0.00025], [1.0], 2e-4)`` saves nothing; optimum 1.0.
+    """
+    weights = [int(m * SCALE + 0.5) for m in memory]
     capacity = round(max_memory * SCALE)
     return answer(runtime, backtrack(table(weights, runtime, capacity), weights, capacity))
 
@@ -367,6 +386,180 @@ def fits_all_in_floats(memory: list[float], runtime: list[float], max_memory: fl
     return exact(memory, runtime, max_memory)
 
 
+# ------------------------------------------------ accumulation, indexing, filtering
+
+
+def table_in_float16(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """The table is kept in float16 "to halve its memory": runtimes above 65504
+    overflow to ``inf`` and close ones tie, so backtracking picks a worse set.
+
+    ``([1e-4, 1e-4], [1e5, 2e5], 1e-4)`` saves item 0 (1e5); optimum 2e5.
+    """
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    with np.errstate(over="ignore"):
+        dp = table(weights, runtime, capacity).astype(np.float16)
+    return answer(runtime, backtrack(dp, weights, capacity))
+
+
+def backtrack_one_row_late(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """Backtracking compares rows ``i`` and ``i - 1`` for item ``i`` (not ``i + 1``
+    and ``i``); for item 0 that reads row ``-1``, the last row (numpy wraps
+    around), and the value is taken from the table, not from the saved items.
+
+    ``([1e-4, 1e-4], [2.0, 1.0], 1e-4)`` saves item 1 (1.0) and reports 2.0.
+    """
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    dp = table(weights, runtime, capacity)
+    saved, c = [], capacity
+    for i in range(len(weights) - 1, -1, -1):
+        if dp[i][c] != dp[i - 1][c] and weights[i] <= c:
+            saved.append(i)
+            c -= weights[i]
+    _, chosen, rest = answer(runtime, saved)
+    return float(dp[-1][capacity]), chosen, rest
+
+
+def budget_relative_to_total(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """The budget is read as a fraction of the total memory ("max_memory is a
+    ratio"): ``Q = round(max_memory * sum(memory) * 10000)``, right only when the
+    memories sum to 1.
+
+    ``([1e-4, 1e-4], [1.0, 1.0], 1e-4)`` saves nothing; optimum 1.0.
+    """
+    weights = quantize_all(memory)
+    capacity = round(max_memory * sum(memory) * SCALE)
+    return answer(runtime, backtrack(table(weights, runtime, capacity), weights, capacity))
+
+
+def zero_runtime_saved_free(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """Items of runtime 0 are saved up front ("nothing to recompute"), without
+    counting their memory against the budget.
+
+    ``([1e-4], [0.0], 0.0)`` saves the item: 1 unit over a 0-unit budget.
+    """
+    free = [i for i, r in enumerate(runtime) if r == 0]
+    rest = [i for i in range(len(memory)) if i not in free]
+    weights = [round(memory[i] * SCALE) for i in rest]
+    capacity = round(max_memory * SCALE)
+    dp = table(weights, [runtime[i] for i in rest], capacity)
+    return answer(runtime, free + [rest[i] for i in backtrack(dp, weights, capacity)])
+
+
+def negative_index_wraparound(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """A loop-based table without the ``c >= w`` test: for ``c < w``,
+    ``row[c - w]`` wraps around to the end of the row (Python lists), so an
+    item that does not fit is "taken" with the value of a larger capacity.
+
+    ``([2e-4, 1e-4], [5.0, 1.0], 1e-4)`` saves item 0 (2 units > 1).
+    """
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    rows = [[0.0] * (capacity + 1)]
+    for w, v in zip(weights, runtime, strict=True):
+        rows.append([max(rows[-1][c], rows[-1][c - w] + v) for c in range(capacity + 1)])
+    saved, c = [], capacity
+    for i in range(len(weights), 0, -1):
+        if rows[i][c] != rows[i - 1][c]:
+            saved.append(i - 1)
+            c = (c - weights[i - 1]) % (capacity + 1)
+    return answer(runtime, saved)
+
+
+def one_based_indices(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """The indices are returned 1-based (node numbers, not list positions).
+
+    ``([1e-4], [1.0], 1e-4)`` returns saved ``[1]`` for one item.
+    """
+    value, saved, rest = exact(memory, runtime, max_memory)
+    return value, [i + 1 for i in saved], [i + 1 for i in rest]
+
+
+def zero_weight_added_twice(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """Zero-size items are saved up front ("free lunch"), and the DP, which sees
+    every item, saves them again: duplicate indices in ``saved``.
+
+    ``([0.0], [1.0], 0.0)`` returns saved ``[0, 0]``.
+    """
+    free = [i for i, m in enumerate(memory) if round(m * SCALE) == 0 and runtime[i] > 0]
+    value, saved, rest = exact(memory, runtime, max_memory)
+    return value, sorted(free + saved), rest
+
+
+def prefilter_drops_exact_fit(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Items "too big for the budget" are filtered out first with ``w < Q``
+    instead of ``w <= Q``, so an item that fills the budget exactly is dropped.
+
+    ``([2e-4, 1e-4], [5.0, 1.0], 2e-4)`` saves item 1 (1.0); optimum 5.0.
+    """
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    kept = [i for i, w in enumerate(weights) if w < capacity or w == 0]
+    sub_weights = [weights[i] for i in kept]
+    dp = table(sub_weights, [runtime[i] for i in kept], capacity)
+    return answer(runtime, [kept[i] for i in backtrack(dp, sub_weights, capacity)])
+
+
+def grouped_copies_lose_remainder(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Identical items are grouped (a model's repeated blocks) and each group of
+    ``k`` copies becomes bundles of 1, 2, 4, ... copies (binary splitting), but
+    the remainder bundle ``k - (2**j - 1)`` is forgotten: at most ``2**j - 1``
+    copies of a group can be saved. Needs 4 copies of one item to show.
+
+    ``([1e-4] * 4, [1.0] * 4, 4e-4)`` saves 3 items; optimum 4.0.
+    """
+    weights = quantize_all(memory)
+    groups: dict[tuple[int, float], list[int]] = {}
+    for i, item in enumerate(zip(weights, runtime, strict=True)):
+        groups.setdefault(item, []).append(i)
+    bundles: list[list[int]] = []
+    for copies in groups.values():
+        size, start = 1, 0
+        while start + size <= len(copies):
+            bundles.append(copies[start : start + size])
+            start, size = start + size, 2 * size
+    bundle_weights = [sum(weights[i] for i in bundle) for bundle in bundles]
+    values = [sum(runtime[i] for i in bundle) for bundle in bundles]
+    capacity = round(max_memory * SCALE)
+    chosen = backtrack(table(bundle_weights, values, capacity), bundle_weights, capacity)
+    return answer(runtime, [i for k in chosen for i in bundles[k]])
+
+
+def halves_large_budgets(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """Above ``2**15`` units the weights and the budget are halved ("the table
+    would not fit in cache"), each weight rounded down, so the halved problem
+    admits selections that are over the real budget."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if capacity <= 2**15:
+        return exact(memory, runtime, max_memory)
+    halved = [w // 2 for w in weights]
+    return answer(runtime, backtrack(table(halved, runtime, capacity // 2), halved, capacity // 2))
+
+
+_by_memory: dict[tuple[tuple[float, ...], float], Answer] = {}
+
+
+def cache_ignores_runtime(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """Answers are cached by ``(memory, max_memory)`` ("the partitioner calls again
+    with the same activations"), but the runtimes are not in the key, so a
+    call with the same memories and new runtimes gets the old selection."""
+    key = (tuple(memory), max_memory)
+    if key not in _by_memory:
+        _by_memory[key] = exact(memory, runtime, max_memory)
+    _, saved, rest = _by_memory[key]
+    return float(sum(runtime[i] for i in saved)), list(saved), list(rest)
+
+
 # ------------------------------------------------ correct solvers
 
 NODE_LIMIT = 200_000
@@ -473,8 +666,10 @@ EXPECTED: dict[str, str] = {
     "split_from_left_half": "optimality",
     "budget_floor": "optimality",
     "greedy_above_48": "optimality",
+    "greedy_above_256": "optimality",
     "never_answers_from_48": "no-crash",
     "weights_floor": "feasibility",
+    "weights_round_half_up": "optimality",
     "strict_fit": "optimality",
     "backtrack_keeps_capacity": "feasibility",
     "right_half_extra_unit": "feasibility",
@@ -487,5 +682,16 @@ EXPECTED: dict[str, str] = {
     "dominance_reduction": "optimality",
     "cache_by_budget": "optimality",
     "fits_all_in_floats": "feasibility",
+    "table_in_float16": "optimality",
+    "backtrack_one_row_late": "value-consistency",
+    "budget_relative_to_total": "optimality",
+    "zero_runtime_saved_free": "feasibility",
+    "negative_index_wraparound": "feasibility",
+    "one_based_indices": "partition",
+    "zero_weight_added_twice": "partition",
+    "prefilter_drops_exact_fit": "optimality",
+    "cache_ignores_runtime": "optimality",
+    "grouped_copies_lose_remainder": "optimality",
+    "halves_large_budgets": "feasibility",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""

@@ -1,0 +1,49 @@
+"""The exact optimum of an instance with many items, in numpy integers.
+
+The Pareto oracle (:func:`knapsack_audit.reference.oracle.pareto_optimum`)
+takes O(n F log F) Python steps, F up to ``Q + 1`` frontier pairs: seconds
+for 500 distinct items, too slow for every example of ``verify``'s random
+phase at sizes a fast path might switch on (256, 512 items). Here the
+runtimes are scaled exactly into integers (:func:`integer_runtimes`, SPEC
+3.1) and the one-row table
+
+    OPT(i, c) = max(OPT(i-1, c), v_i + OPT(i-1, c - w_i))   for c >= w_i
+
+is kept in ``int64``, one vectorized update per item: O(n Q) machine
+operations, exact while no sum can leave ``int64``; otherwise (runtimes
+with long mantissas, such as profiled milliseconds, scale to huge integers)
+in an array of Python integers, exact and still one numpy loop per item.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from knapsack_audit.reference.validation import integer_runtimes, validate
+
+MAX_CAPACITY = 2**20
+"""Largest ``Q`` for the row (8 MiB); above it the Pareto oracle decides."""
+
+
+def integer_optimum(memory: object, runtime: object, max_memory: object) -> Fraction | None:
+    """The exact optimum (SPEC 3.2), or ``None`` when ``Q`` exceeds :data:`MAX_CAPACITY`.
+
+    >>> integer_optimum([1e-4, 2e-4, 3e-4], [1.0, 2.5, 3.0], 4e-4)
+    Fraction(4, 1)
+    """
+    instance = validate(memory, runtime, max_memory)
+    values, shift = integer_runtimes(instance.runtimes)
+    if instance.capacity > MAX_CAPACITY:
+        return None
+    fits = sum(abs(v) for v in values) < 2**62
+    best = np.zeros(instance.capacity + 1, dtype=np.int64 if fits else object)
+    for w, v in zip(instance.weights, values, strict=True):
+        if w <= instance.capacity:
+            # The right-hand side is a new array (the row before item i), so
+            # writing into the overlapping view keeps the 0/1 recurrence.
+            np.maximum(best[w:], best[: instance.capacity + 1 - w] + v, out=best[w:])
+    if not fits:
+        return Fraction(max(best), 2**shift)
+    return Fraction(int(best[-1]), 2**shift)

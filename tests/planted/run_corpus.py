@@ -1,0 +1,76 @@
+"""Run every solver of the planted corpus through ``knapsack-audit verify`` at
+default effort, one process per target, and print a Markdown table.
+
+    python tests/planted/run_corpus.py > docs/planted.md
+
+Per target: the status and exit code of its own ``verify`` run, the failing
+properties, the size of the smallest counterexample, the seconds into the
+audit of its first finding, the audit's seconds and the process's wall time
+(worker start and imports included). Extra arguments go to every ``verify``
+call (e.g. ``--seed 1``).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import corpus  # type: ignore[import-not-found]
+
+CORPUS = Path(__file__).with_name("corpus.py")
+
+
+def run(name: str, extra: list[str]) -> str:
+    """One ``verify`` run; its table row."""
+    with tempfile.TemporaryDirectory() as folder:
+        report_path = Path(folder) / "report.json"
+        started = time.perf_counter()
+        done = subprocess.run(
+            [
+                *("knapsack-audit", "verify", f"{CORPUS}:{name}", "--quiet"),
+                *("--report", str(report_path), *extra),
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        wall = time.perf_counter() - started
+        (target,) = json.loads(report_path.read_text())["targets"]
+    failed = [row for row in target["verdicts"] if row["verdict"] == "fail"]
+    first = f"{min(row['seconds'] for row in failed):.2f}" if failed else "-"
+    sizes = [size for f in target["findings"] if (size := items(f["call"])) is not None]
+    kind = "correct" if name in corpus.CORRECT else f"bug (must fail {corpus.EXPECTED[name]})"
+    wanted = name in corpus.CORRECT or corpus.EXPECTED[name] in {row["property"] for row in failed}
+    return (
+        f"| `{name}` | {kind} | {target['status']} | {done.returncode} | "
+        f"{', '.join(row['property'] for row in failed) or '-'} | {min(sizes, default='-')} | "
+        f"{first} | {target['seconds']:.1f} | {wall:.1f} | {'yes' if wanted else '**NO**'} |"
+    )
+
+
+def items(call: str) -> int | None:
+    """The number of items of a copy-pasteable call ``f([...], [...], budget)``."""
+    try:
+        memory, _, _ = ast.literal_eval(call[call.index("(") :])
+    except (ValueError, SyntaxError):  # inf or nan in the call: not a literal
+        return None
+    return len(memory)
+
+
+def main(extra: list[str]) -> None:
+    print(
+        "| target | kind | status | exit | failing properties | items in the smallest "
+        "counterexample | first finding (s) | audit (s) | wall (s) | as expected |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for name in [*corpus.EXPECTED, *corpus.CORRECT]:
+        print(run(name, extra), flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
