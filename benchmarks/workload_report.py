@@ -43,7 +43,9 @@ def golden_section(grid: dict[str, Any]) -> list[str]:
     lines = ["## Grid `golden` (real partitioner calls, issue #13)", "", *_header(grid)]
     lines += [
         "Per call: median of the timed solves after a warm-up, in one process per solver; "
-        "Δpeak from one solve after a VmHWM reset. Calls with fewer than "
+        "Δpeak from one solve after a VmHWM reset. Under load, a solve of 1-2 ms that is "
+        "preempted once takes 10 ms or more while upstream's 20-100 ms solves absorb the "
+        "same delay, so the targets are also judged on the fastest repeat. Calls with fewer than "
         f"{TARGET_ITEMS} items are summarised, not listed.",
         "",
         "| call | n | Q | ours (ms) | dp / ours | hirschberg / ours | ours / ortools "
@@ -51,9 +53,16 @@ def golden_section(grid: dict[str, Any]) -> list[str]:
         "|---|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     dp_fail, h_fail, ortools_fail, peak_fail, wrong = [], [], [], [], []
+    min_fail: dict[str, list[str]] = {"dp": [], "hirschberg": [], "ortools": []}
     for call, record in ours.items():
         others = {name: by_solver[name][call] for name in by_solver if name != "optimized"}
         time = record["time_median_s"]
+        fastest = record["time_min_s"]
+        min_ratios = {
+            "dp": others["upstream_dp"]["time_min_s"] / fastest,
+            "hirschberg": others["upstream_hirschberg"]["time_min_s"] / fastest,
+            "ortools": fastest / others["ortools"]["time_min_s"],
+        }
         dp = others["upstream_dp"]["time_median_s"] / time
         hirschberg = others["upstream_hirschberg"]["time_median_s"] / time
         ortools = time / others["ortools"]["time_median_s"]
@@ -65,6 +74,13 @@ def golden_section(grid: dict[str, Any]) -> list[str]:
         if record["n"] < TARGET_ITEMS:
             continue
         if record["estimator"] == "flops":
+            for name, ratio in min_ratios.items():
+                if (
+                    (ratio > ORTOOLS_SLOWDOWN_ALLOWED)
+                    if name == "ortools"
+                    else (ratio < SPEEDUP_NEEDED)
+                ):
+                    min_fail[name].append(f"{call} ({ratio:.1f}x)")
             if dp < SPEEDUP_NEEDED:
                 dp_fail.append(f"{call} ({dp:.1f}x)")
             if hirschberg < SPEEDUP_NEEDED:
@@ -91,6 +107,9 @@ def golden_section(grid: dict[str, Any]) -> list[str]:
         f"| >= {SPEEDUP_NEEDED:.0f}x vs upstream hirschberg on every call | {_verdict(h_fail)} |",
         f"| never > {ORTOOLS_SLOWDOWN_ALLOWED:.0f}x slower than OR-Tools | "
         f"{_verdict(ortools_fail)} |",
+        f"| the same three on the fastest of the repeats (min / min; less exposed to the "
+        f"load) | dp: {_verdict(min_fail['dp'])}; hirschberg: "
+        f"{_verdict(min_fail['hirschberg'])}; OR-Tools: {_verdict(min_fail['ortools'])} |",
         f"| Δpeak <= upstream hirschberg's on every golden call (all n) | {_verdict(peak_fail)} |",
         f"| ours exact on every call | {_verdict(wrong)} |",
         "",
