@@ -17,9 +17,17 @@ Two grids (issue #13), both side by side in one run:
     search (``KnapsackEvaluator.get_knee_point_memory_budget``, 100 budgets
     0.001..b, torch's own normalization, built as the partitioner builds it)
     with torch's ``dp_knapsack`` against the same search with one
-    :class:`~knapsack_audit.optimized.integration.FrontierSolver`; and the
-    solver work alone: 100 ``dp_knapsack`` calls against one frontier and 100
-    :func:`~knapsack_audit.optimized.selection_at`. Knees must be equal.
+    :class:`~knapsack_audit.optimized.integration.FrontierSolver` on torch's
+    evaluator (``frontier``) and on the evaluator that
+    :func:`~knapsack_audit.optimized.integration.serve_budgets_from_frontiers`
+    installs (``served``: :class:`~knapsack_audit.optimized.evaluator.FrontierKnapsackEvaluator`,
+    the totals taken once, the frontier as wide as the largest budget); and the
+    solver work alone: the time inside ``dp_knapsack`` during upstream's search
+    against 100 ``FrontierSolver`` calls. Knees must be equal; where
+    they are not, the record adds torch's knee with the exact canonical solver
+    :func:`knapsack_audit.reference.dp_knapsack` per budget (``exact_knee``)
+    and how many of the 100 budgets upstream's float32 ``dp_knapsack`` answers
+    below the exact optimum.
 
 Results go to ``benchmarks/results/workload.json`` with the command, the
 revision and the machine; ``python -m benchmarks.report`` adds both grids and
@@ -44,6 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.capture_deep import DATA_DIRECTORY
+from benchmarks.oracle import int64_canonical_dp
 from benchmarks.report import write_markdown
 from benchmarks.worker import (
     load_solver,
@@ -53,6 +62,7 @@ from benchmarks.worker import (
 )
 from knapsack_audit import catalog
 from knapsack_audit.golden import fixtures
+from knapsack_audit.reference import dp_knapsack as reference_dp
 from knapsack_audit.reference import quantize
 
 GOLDEN_SOLVERS = ("optimized", "upstream_dp", "upstream_hirschberg", "ortools")
@@ -113,25 +123,6 @@ def measure_solver(
     return records
 
 
-def _evaluator(memory: list[float], runtime: list[float]) -> Any:
-    from torch._functorch._activation_checkpointing.graph_info_provider import (
-        GraphInfoProvider,
-    )
-    from torch._functorch._activation_checkpointing.knapsack_evaluator import (
-        KnapsackEvaluator,
-    )
-
-    names = [f"n{i}" for i in range(len(memory))]
-    provider = GraphInfoProvider(
-        graph_nodes_in_order=names,
-        graph_edges=[],
-        all_recomputable_banned_nodes=names,
-        recorded_knapsack_input_memories=memory,
-        recorded_knapsack_input_runtimes=runtime,
-    )
-    return KnapsackEvaluator(graph_info_provider=provider)
-
-
 def knee_budgets(max_memory: float) -> list[float]:
     """The budgets of ``get_knee_point_memory_budget`` (torch 2.13), same formula."""
     low = 0.001
@@ -139,10 +130,22 @@ def knee_budgets(max_memory: float) -> list[float]:
 
 
 def _knee(
-    memory: list[float], runtime: list[float], max_memory: float, make_solver: Callable[[], Any]
+    memory: list[float],
+    runtime: list[float],
+    max_memory: float,
+    make_solver: Callable[[], Any],
+    served: bool = False,
 ) -> Any:
-    """torch's knee search on one call; ``make_solver()`` is called once per search."""
-    return _evaluator(memory, runtime).get_knee_point_memory_budget(make_solver(), max_memory)
+    """torch's knee search on one call (with ``served``, on the evaluator
+    :func:`~knapsack_audit.optimized.integration.serve_budgets_from_frontiers`
+    installs); ``make_solver()`` is called once per search."""
+    from knapsack_audit.optimized.evaluator import FrontierKnapsackEvaluator, evaluator_for_call
+
+    if served:
+        evaluator = evaluator_for_call(memory, runtime, FrontierKnapsackEvaluator)
+    else:
+        evaluator = evaluator_for_call(memory, runtime)
+    return evaluator.get_knee_point_memory_budget(make_solver(), max_memory)
 
 
 def _calls(
@@ -153,14 +156,56 @@ def _calls(
     return [solver(memory, runtime, b) for b in budgets]
 
 
-def measure_multi_budget(min_items: int, repeats: int) -> list[dict[str, Any]]:
-    """torch's knee search and the solver work alone, upstream dp against one frontier."""
-    import torch
+class _TimedSolver:
+    """A solver that adds the time spent in it to ``seconds``: upstream's solver
+    work is timed inside its one knee search instead of in a second run."""
 
-    dp_knapsack = catalog.load(f"{catalog.TORCH_MODULE}:dp_knapsack")
+    def __init__(self, solver: Callable[..., Any]) -> None:
+        self._solver = solver
+        self.seconds = 0.0
+
+    def __call__(self, memory: list[float], runtime: list[float], max_memory: float) -> Any:
+        start = time.perf_counter()
+        answer = self._solver(memory, runtime, max_memory)
+        self.seconds += time.perf_counter() - start
+        return answer
+
+
+def _budgets_below_optimum(
+    memory: list[float], runtime: list[float], budgets: list[float], solver: Callable[..., Any]
+) -> int:
+    """Knee budgets at which ``solver``'s selection is worth less than the exact
+    optimum there (exact rationals; upstream's float32 table can drop an item)."""
+    from knapsack_audit.optimized import runtime_memory_frontier
+
+    frontier = runtime_memory_frontier(memory, runtime, max(budgets))
+    below = 0
+    for budget in budgets:
+        _, saved, _ = solver(memory, runtime, budget)
+        value = sum((Fraction(runtime[i]) for i in saved), Fraction(0))
+        below += value < frontier.optimum(quantize(budget))
+    return below
+
+
+def _exact_canonical(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> tuple[float, list[int], list[int]]:
+    """The reference's canonical answer (SPEC 6.1), by the int64 table when
+    exact there, else by the pure-Python reference itself."""
+    answer = int64_canonical_dp(memory, runtime, max_memory)
+    return reference_dp(memory, runtime, max_memory) if answer is None else answer
+
+
+def measure_multi_budget(min_items: int, repeats: int) -> list[dict[str, Any]]:
+    """torch's knee search and the solver work alone, upstream dp against one
+    frontier; where the knees differ, torch's knee with the exact canonical
+    per-budget solver (:func:`knapsack_audit.reference.dp_knapsack`'s answer,
+    :func:`_exact_canonical`) too."""
+    import torch
 
     from knapsack_audit.optimized.integration import FrontierSolver
 
+    dp_knapsack = catalog.load(f"{catalog.TORCH_MODULE}:dp_knapsack")
     torch.set_num_threads(1)
 
     records = []
@@ -170,30 +215,39 @@ def measure_multi_budget(min_items: int, repeats: int) -> list[dict[str, Any]]:
             continue
         budgets = knee_budgets(max_memory)
 
-        upstream_knee = partial(_knee, memory, runtime, max_memory, lambda: dp_knapsack)
+        upstream_solver = _TimedSolver(dp_knapsack)
+        upstream_knee = partial(
+            _knee, memory, runtime, max_memory, lambda solver=upstream_solver: solver
+        )
         frontier_knee = partial(_knee, memory, runtime, max_memory, FrontierSolver)
-        upstream_calls = partial(_calls, memory, runtime, budgets, lambda: dp_knapsack)
+        served_knee = partial(_knee, memory, runtime, max_memory, FrontierSolver, True)
         frontier_calls = partial(_calls, memory, runtime, budgets, FrontierSolver)
-        frontier_knee()  # warm-up
+        served_knee()  # warm-up
         upstream_knee_times, upstream_point = _timed(upstream_knee, 1)
         frontier_knee_times, frontier_point = _timed(frontier_knee, repeats)
-        upstream_call_times, _ = _timed(upstream_calls, 1)
+        served_knee_times, served_point = _timed(served_knee, repeats)
         frontier_call_times, _ = _timed(frontier_calls, repeats)
-        records.append(
-            {
-                "call": fixture.name,
-                "n": fixture.case.n,
-                "capacity": fixture.quantized_budget,
-                "estimator": fixture.provenance.get("runtime_estimator"),
-                "upstream_knee_s": upstream_knee_times[0],
-                "frontier_knee_s": statistics.median(frontier_knee_times),
-                "upstream_calls_s": upstream_call_times[0],
-                "frontier_calls_s": statistics.median(frontier_call_times),
-                "upstream_knee": upstream_point,
-                "frontier_knee": frontier_point,
-                "same_knee": upstream_point == frontier_point,
-            }
-        )
+        record = {
+            "call": fixture.name,
+            "n": fixture.case.n,
+            "capacity": fixture.quantized_budget,
+            "estimator": fixture.provenance.get("runtime_estimator"),
+            "upstream_knee_s": upstream_knee_times[0],
+            "frontier_knee_s": statistics.median(frontier_knee_times),
+            "served_knee_s": statistics.median(served_knee_times),
+            "upstream_calls_s": upstream_solver.seconds,
+            "frontier_calls_s": statistics.median(frontier_call_times),
+            "upstream_knee": upstream_point,
+            "frontier_knee": frontier_point,
+            "served_knee": served_point,
+            "same_knee": upstream_point == served_point == frontier_point,
+        }
+        if not record["same_knee"]:
+            record["exact_knee"] = _knee(memory, runtime, max_memory, lambda: _exact_canonical)
+            record["upstream_budgets_below_optimum"] = _budgets_below_optimum(
+                memory, runtime, budgets, dp_knapsack
+            )
+        records.append(record)
     return records
 
 

@@ -5,7 +5,8 @@ the ``flops`` estimator: the optimized solver at least 20x faster (median
 time) than upstream dp and than upstream hirschberg on every call, and at
 most 2x slower than OR-Tools; solve Δpeak never above upstream hirschberg's
 on any call; torch's knee search at least 50x faster with one frontier than
-with 100 ``dp_knapsack`` calls, with the same knee.
+with 100 ``dp_knapsack`` calls, with the same knee (where not, the exact
+canonical solver's knee is the reference, :func:`multi_budget_section`).
 """
 
 from __future__ import annotations
@@ -42,7 +43,9 @@ def golden_section(grid: dict[str, Any]) -> list[str]:
     lines = ["## Grid `golden` (real partitioner calls, issue #13)", "", *_header(grid)]
     lines += [
         "Per call: median of the timed solves after a warm-up, in one process per solver; "
-        "Δpeak from one solve after a VmHWM reset. Calls with fewer than "
+        "Δpeak from one solve after a VmHWM reset. Under load, a solve of 1-2 ms that is "
+        "preempted once takes 10 ms or more while upstream's 20-100 ms solves absorb the "
+        "same delay, so the targets are also judged on the fastest repeat. Calls with fewer than "
         f"{TARGET_ITEMS} items are summarised, not listed.",
         "",
         "| call | n | Q | ours (ms) | dp / ours | hirschberg / ours | ours / ortools "
@@ -50,9 +53,16 @@ def golden_section(grid: dict[str, Any]) -> list[str]:
         "|---|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     dp_fail, h_fail, ortools_fail, peak_fail, wrong = [], [], [], [], []
+    min_fail: dict[str, list[str]] = {"dp": [], "hirschberg": [], "ortools": []}
     for call, record in ours.items():
         others = {name: by_solver[name][call] for name in by_solver if name != "optimized"}
         time = record["time_median_s"]
+        fastest = record["time_min_s"]
+        min_ratios = {
+            "dp": others["upstream_dp"]["time_min_s"] / fastest,
+            "hirschberg": others["upstream_hirschberg"]["time_min_s"] / fastest,
+            "ortools": fastest / others["ortools"]["time_min_s"],
+        }
         dp = others["upstream_dp"]["time_median_s"] / time
         hirschberg = others["upstream_hirschberg"]["time_median_s"] / time
         ortools = time / others["ortools"]["time_median_s"]
@@ -64,6 +74,13 @@ def golden_section(grid: dict[str, Any]) -> list[str]:
         if record["n"] < TARGET_ITEMS:
             continue
         if record["estimator"] == "flops":
+            for name, ratio in min_ratios.items():
+                if (
+                    (ratio > ORTOOLS_SLOWDOWN_ALLOWED)
+                    if name == "ortools"
+                    else (ratio < SPEEDUP_NEEDED)
+                ):
+                    min_fail[name].append(f"{call} ({ratio:.1f}x)")
             if dp < SPEEDUP_NEEDED:
                 dp_fail.append(f"{call} ({dp:.1f}x)")
             if hirschberg < SPEEDUP_NEEDED:
@@ -90,6 +107,9 @@ def golden_section(grid: dict[str, Any]) -> list[str]:
         f"| >= {SPEEDUP_NEEDED:.0f}x vs upstream hirschberg on every call | {_verdict(h_fail)} |",
         f"| never > {ORTOOLS_SLOWDOWN_ALLOWED:.0f}x slower than OR-Tools | "
         f"{_verdict(ortools_fail)} |",
+        f"| the same three on the fastest of the repeats (min / min; less exposed to the "
+        f"load) | dp: {_verdict(min_fail['dp'])}; hirschberg: "
+        f"{_verdict(min_fail['hirschberg'])}; OR-Tools: {_verdict(min_fail['ortools'])} |",
         f"| Δpeak <= upstream hirschberg's on every golden call (all n) | {_verdict(peak_fail)} |",
         f"| ours exact on every call | {_verdict(wrong)} |",
         "",
@@ -98,35 +118,56 @@ def golden_section(grid: dict[str, Any]) -> list[str]:
 
 
 def multi_budget_section(grid: dict[str, Any]) -> list[str]:
-    """The knee-search table and its target."""
+    """The knee-search table and its targets. The speed target is judged on the
+    ``served`` search (what ``serve_budgets_from_frontiers`` installs); the knee
+    target against upstream's knee, and, where upstream's float32 ``dp_knapsack``
+    answers below the exact optimum, also against torch's knee computed with the
+    exact canonical per-budget solver."""
     lines = ["## Grid `multi-budget` (torch's knee search, issue #13)", "", *_header(grid)]
     lines += [
         "torch's `get_knee_point_memory_budget` (100 budgets 0.001..b) with torch's "
-        "`dp_knapsack` (one run) against the same search with one `FrontierSolver` (median); "
-        "'calls' is the solver work alone (100 solves against one frontier and 100 "
-        "`selection_at`).",
+        "`dp_knapsack` (one run) against the same search with one `FrontierSolver` on "
+        "torch's `KnapsackEvaluator` ('frontier') and on `FrontierKnapsackEvaluator`, "
+        "what `serve_budgets_from_frontiers` installs ('served'; medians); 'calls' is "
+        "the solver work alone (the time inside `dp_knapsack` during upstream's search "
+        "against 100 `FrontierSolver` calls). Where the knees differ, 'exact knee' is "
+        "torch's knee with the exact canonical solver (`knapsack_audit.reference."
+        "dp_knapsack`'s answer, from an int64 table) per budget, and "
+        "'dp below OPT' counts the knee budgets where upstream's float32 `dp_knapsack` "
+        "returns a selection worth less than the exact optimum.",
         "",
-        "| call | n | knee upstream (s) | knee frontier (s) | ratio | calls ratio | same knee |",
-        "|---|---:|---:|---:|---:|---:|---|",
+        "| call | n | knee upstream (s) | frontier (s) | served (s) | served ratio "
+        "| calls ratio | knee upstream / ours | exact knee | dp below OPT |",
+        "|---|---:|---:|---:|---:|---:|---:|---|---|---:|",
     ]
-    slow, different = [], []
+    slow, different, not_exact = [], [], []
     for r in grid["results"]:
-        ratio = r["upstream_knee_s"] / r["frontier_knee_s"]
+        served = r.get("served_knee_s", r["frontier_knee_s"])
+        ratio = r["upstream_knee_s"] / served
         calls = r["upstream_calls_s"] / r["frontier_calls_s"]
+        ours = r.get("served_knee", r["frontier_knee"])
         if ratio < KNEE_SPEEDUP_NEEDED:
             slow.append(f"{r['call']} ({ratio:.0f}x)")
+        exact, below = "", ""
         if not r["same_knee"]:
             different.append(r["call"])
+            exact = "-" if "exact_knee" not in r else f"{r['exact_knee']:.4g}"
+            below = str(r.get("upstream_budgets_below_optimum", "-"))
+            if r.get("exact_knee") != ours:
+                not_exact.append(r["call"])
+        knees = f"{r['upstream_knee']:.4g} / {ours:.4g}"
         lines.append(
             f"| {r['call']} | {r['n']} | {r['upstream_knee_s']:.2f} | {r['frontier_knee_s']:.3f} "
-            f"| {ratio:.0f} | {calls:.0f} | {'yes' if r['same_knee'] else 'NO'} |"
+            f"| {served:.3f} | {ratio:.0f} | {calls:.0f} | {knees} | {exact} | {below} |"
         )
     lines += [
         "",
         "| target | verdict |",
         "|---|---|",
-        f"| knee search >= {KNEE_SPEEDUP_NEEDED:.0f}x faster | {_verdict(slow)} |",
-        f"| same knee budget | {_verdict(different)} |",
+        f"| knee search (served) >= {KNEE_SPEEDUP_NEEDED:.0f}x faster | {_verdict(slow)} |",
+        f"| same knee budget as upstream dp | {_verdict(different)} |",
+        f"| same knee as torch's search with the exact canonical solver, where they "
+        f"differ | {_verdict(not_exact)} |",
         "",
     ]
     return lines

@@ -8,7 +8,8 @@ reductions and bound fixing), :mod:`.driver` (Hirschberg divide and conquer),
 :mod:`.backends` (pure-Python and torch array backends), :mod:`.frontier`
 (sparse Pareto frontier for small cores), :mod:`.grouping` (identical items
 as one item type), :mod:`.budgets` (every budget in one pass), :mod:`.checks` (invariant
-checkers), :mod:`.integration` (drop-in use inside torch's partitioner).
+checkers), :mod:`.integration` (drop-in use inside torch's partitioner),
+:mod:`.evaluator` (torch's knee search without its per-budget overhead).
 Proofs: proofs/04, 06, 07, 08, 09, 10.
 """
 

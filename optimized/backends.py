@@ -35,6 +35,7 @@ base-case limits, as in the agreement tests) they return identical selections.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import accumulate
 from typing import Protocol
 
 import torch
@@ -316,11 +317,14 @@ class TorchBackend:
     def decision_table(self, items: Sequence[int], capacity: int) -> DecisionTable:
         """The full profile row of ``items`` for ``0..capacity`` and every packed
         decision ``v + P[c - w] > P[c]`` (no column window: every budget can be
-        backtracked). Needs ``ceil(len(items) / bits) * (capacity + 1)`` words."""
+        backtracked). Needs ``ceil(len(items) / bits) * (capacity + 1)`` words.
+        Precondition: every item weighs at most ``capacity``."""
         record = _PackedRecorder(self._words, self._bits, len(items), capacity)
-        highs = self._fill(self._row, items, capacity, None, record)
+        self._fill(self._row, items, capacity, None, record)
         row = [int(x) for x in self._row[: capacity + 1].tolist()]
-        return DecisionTable(row, highs, record.words(), self._bits)
+        return DecisionTable(
+            row, items, [self._weights[i] for i in items], record.words(), self._bits
+        )
 
 
 class DecisionTable:
@@ -328,21 +332,46 @@ class DecisionTable:
     and, as Python ints, item ``k``'s decision at column ``c`` in bit
     ``k % bits`` of ``words[k // bits][c]``."""
 
-    def __init__(self, row: list[int], highs: list[int], words: list[list[int]], bits: int) -> None:
+    def __init__(
+        self,
+        row: list[int],
+        items: Sequence[int],
+        item_weights: list[int],
+        words: list[list[int]],
+        bits: int,
+    ) -> None:
         self.row = row
-        self._highs = highs
-        self._words = words
-        self._bits = bits
+        self._items = list(items)
+        self._weights = item_weights
+        self._prefix = list(accumulate(item_weights))
+        self._item_words = [words[k // bits] for k in range(len(item_weights))]
+        self._shifts = [k % bits for k in range(len(item_weights))]
 
-    def backtrack(self, weights: Sequence[int], items: Sequence[int], capacity: int) -> list[int]:
+    def backtrack(self, capacity: int) -> list[int]:
         """The canonical optimal subset at ``capacity`` (SPEC 6.1): from the last
         item down, take item ``k`` only where that was strictly better. Time
-        O(len(items)) Python steps."""
-        saved, c, bits = [], capacity, self._bits
-        for k in range(len(items) - 1, -1, -1):
-            w = weights[items[k]]
-            if w <= c and self._words[k // bits][min(c, self._highs[k])] >> (k % bits) & 1:
-                saved.append(items[k])
+        O(len(items)) Python steps.
+
+        With ``W_k`` the weight of items ``0..k``: while ``c < W_k``, also
+        ``c <= hi_k = min(C, W_k)``, so bit ``(k, c)`` was computed. Once
+        ``c >= W_k``, items ``0..k`` fit together and each is strictly better
+        taken (``v > 0``: at ``c``, ``OPT(k, c)`` is their total and
+        ``OPT(k - 1, c)`` is that less ``v_k``), so all of them are saved.
+        """
+        saved, c = [], capacity
+        weights, prefix, item_words, shifts = (
+            self._weights,
+            self._prefix,
+            self._item_words,
+            self._shifts,
+        )
+        for k in range(len(weights) - 1, -1, -1):
+            if c >= prefix[k]:
+                saved.extend(self._items[: k + 1])
+                break
+            w = weights[k]
+            if w <= c and item_words[k][c] >> shifts[k] & 1:
+                saved.append(self._items[k])
                 c -= w
         return saved
 

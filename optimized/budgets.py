@@ -82,7 +82,6 @@ class RuntimeMemoryFrontier:
     _instance: Instance = field(repr=False, compare=False)
     _values: tuple[int, ...] = field(repr=False, compare=False)
     _forced: tuple[int, ...] = field(repr=False, compare=False)
-    _items: tuple[int, ...] = field(repr=False, compare=False)
     _table: DecisionTable | None = field(repr=False, compare=False)
 
     def optimum(self, budget: int) -> Fraction:
@@ -126,7 +125,6 @@ def runtime_memory_frontier(
         instance,
         tuple(values),
         tuple(forced),
-        tuple(items),
         table,
     )
 
@@ -188,7 +186,7 @@ def selection_at(
     instance = frontier._instance
     if frontier._table is not None:
         columns = len(frontier._table.row) - 1
-        chosen = frontier._table.backtrack(instance.weights, frontier._items, min(budget, columns))
+        chosen = frontier._table.backtrack(min(budget, columns))
         return format_result(instance.runtimes, [*frontier._forced, *chosen])
     instance = dataclasses.replace(instance, capacity=budget)
     saved = solve_integers(instance, list(instance.weights), list(frontier._values))

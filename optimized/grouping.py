@@ -32,31 +32,39 @@ Springer 2004, sec. 7.1.1 (transformation of the bounded into the 0/1 knapsack).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
 
 def item_types(weights: Sequence[int], values: Sequence[int]) -> list[list[int]]:
     """The types with at least two copies, each list ascending, ordered by first
-    copy; every item not listed is alone of its type. Time O(n) expected.
+    copy; every item not listed is alone of its type. Time O(n log n) in C
+    loops (``map``, ``Counter``, ``sorted``) plus O(types) Python steps.
 
     The key ``v_i * (max w + 1) + w_i`` is one int, injective on ``(w_i, v_i)``
-    because ``0 <= w_i <= max w``: no tuple and no list per item, so a call
-    without copies allocates no container objects per item (which would
-    trigger the cyclic garbage collector over torch's heap).
+    because ``0 <= w_i <= max w``. Sorting the indices by key (stable, so each
+    type's copies stay ascending) puts every type in one run, whose length is
+    its count: no container is allocated per item (which would trigger the
+    cyclic garbage collector over torch's heap).
     """
+    if len(weights) != len(values):
+        raise ValueError(f"{len(weights)} weights but {len(values)} values")
     span = max(weights, default=0) + 1
-    first: dict[int, int] = {}
-    repeated: dict[int, list[int]] = {}
-    for i, (w, v) in enumerate(zip(weights, values, strict=True)):
-        j = first.setdefault(v * span + w, i)
-        if j != i:
-            copies = repeated.get(j)
-            if copies is None:
-                repeated[j] = [j, i]
-            else:
-                copies.append(i)
-    return [repeated[j] for j in sorted(repeated)]
+    keys = list(map(int.__add__, map(span.__mul__, values), weights))
+    counts = Counter(keys)
+    if len(counts) == len(keys):
+        return []
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    repeated, start = [], 0
+    for key in sorted(counts):
+        stop = start + counts[key]
+        if stop - start > 1:
+            repeated.append(order[start:stop])
+        start = stop
+    repeated.sort(key=itemgetter(0))
+    return repeated
 
 
 def with_singletons(n_items: int, repeated: Sequence[Sequence[int]]) -> list[list[int]]:

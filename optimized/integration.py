@@ -41,6 +41,7 @@ import torch._functorch.partitioners as partitioners
 from knapsack_audit.reference.validation import validate
 
 from .budgets import RuntimeMemoryFrontier, runtime_memory_frontier, selection_at
+from .evaluator import FrontierKnapsackEvaluator
 from .solver import dp_knapsack_sliding_hirschberg
 
 SOLVER_NAME = "dp_knapsack_sliding_hirschberg"
@@ -62,6 +63,9 @@ def use_optimized_solver() -> Iterator[None]:
             setattr(partitioners, PARTITIONER_ATTRIBUTE, original)
 
 
+EVALUATOR_ATTRIBUTE = "KnapsackEvaluator"
+"""The name under which ``partitioners.py`` imported torch's evaluator class."""
+
 MULTI_CALL_ATTRIBUTES = ("dp_knapsack", "dp_knapsack_sliding_hirschberg")
 """The solver names ``partitioners.py`` (torch 2.10-2.15) calls on its multi-call
 paths: ``"dp"`` and the knee search of ``"dynamic_memory_budget_dp"``
@@ -76,7 +80,8 @@ class FrontierSolver:
     items from one :class:`~knapsack_audit.optimized.RuntimeMemoryFrontier`.
 
     The first call on some ``(memory, runtime)`` builds the frontier for every
-    budget up to the items' total weight (SPEC 1.6 is checked there); later
+    budget up to 1.0 and the items' total weight, or up to the budget given to
+    :meth:`prepare` before (SPEC 1.6 is checked there); later
     calls on the same items, at any budget, cost one :func:`selection_at`.
     Answers equal :func:`dp_knapsack_sliding_hirschberg`'s (proofs/11).
 
@@ -104,12 +109,31 @@ class FrontierSolver:
         budget = validate([], [], max_memory).capacity
         if frontier is None or budget > frontier.capacity:
             instance = validate(memory, runtime, max_memory)
-            whole = max(max_memory, sum(instance.weights) / 10000)
-            frontier = runtime_memory_frontier(memory, runtime, whole)
-            self._frontiers[key] = frontier
-            self.frontiers_built += 1
+            # Budget 1.0 too: the partitioner's budgets lie in [0, 1] and the
+            # table is capped at the items' total weight, so it costs nothing.
+            widest = max(max_memory, 1.0, sum(instance.weights) / 10000)
+            frontier = self._build(key, widest)
         self.calls += 1
         return selection_at(frontier, max_memory)
+
+    def prepare(self, memory: list[float], runtime: list[float], max_memory: float) -> None:
+        """Build the frontier of these items for budgets up to ``max_memory`` now
+        (unless one that large exists), so that calls at budgets up to it need
+        no larger one: the knee search knows its largest budget in advance
+        (:class:`.evaluator.FrontierKnapsackEvaluator`), and a table only that
+        wide is cheaper than one for the items' whole weight."""
+        key = (tuple(memory), tuple(runtime))
+        frontier = self._frontiers.get(key)
+        if frontier is None or validate([], [], max_memory).capacity > frontier.capacity:
+            self._build(key, max_memory)
+
+    def _build(
+        self, key: tuple[tuple[float, ...], tuple[float, ...]], max_memory: float
+    ) -> RuntimeMemoryFrontier:
+        frontier = runtime_memory_frontier(list(key[0]), list(key[1]), max_memory)
+        self._frontiers[key] = frontier
+        self.frontiers_built += 1
+        return frontier
 
 
 @contextmanager
@@ -118,13 +142,17 @@ def serve_budgets_from_frontiers() -> Iterator[FrontierSolver]:
 
     Inside the block, the partitioner module's ``dp_knapsack`` and
     ``dp_knapsack_sliding_hirschberg`` (:data:`MULTI_CALL_ATTRIBUTES`) are one
-    :class:`FrontierSolver`, so with
+    :class:`FrontierSolver`, and its ``KnapsackEvaluator``
+    (:data:`EVALUATOR_ATTRIBUTE`) is
+    :class:`~.evaluator.FrontierKnapsackEvaluator`, so with
     ``activation_memory_budget_solver="dynamic_memory_budget_dp"`` the knee
-    search's 100 calls and the final call cost one frontier and 101
-    selections, and ``visualize_memory_budget_pareto``'s bisection one
-    frontier per graph. The configured solver is left as the caller set it.
-    Restored on exit, also on exceptions. Not thread-safe (a module attribute
-    is rebound process-wide).
+    search's 100 calls and the final call cost one frontier (as wide as the
+    budget) and 101 selections, with the evaluator's per-budget totals taken
+    once (same results, float for float), and
+    ``visualize_memory_budget_pareto``'s bisection one frontier per graph.
+    The configured solver is left as the caller set it. Restored on exit,
+    also on exceptions. Not thread-safe (a module attribute is rebound
+    process-wide).
 
     ``CustomKnapsackSolver`` (torch's supported plug-in) is not used: it is
     called without the runtimes, so it could not return the optimum the
@@ -134,16 +162,18 @@ def serve_budgets_from_frontiers() -> Iterator[FrontierSolver]:
         RuntimeError: the installed torch's partitioner lacks one of the
             names (detected on entry; nothing is patched then).
     """
-    missing = [name for name in MULTI_CALL_ATTRIBUTES if not hasattr(partitioners, name)]
+    names = (*MULTI_CALL_ATTRIBUTES, EVALUATOR_ATTRIBUTE)
+    missing = [name for name in names if not hasattr(partitioners, name)]
     if missing:
         raise RuntimeError(
             f"torch {torch.__version__}: torch._functorch.partitioners has no {missing}; "
             "serve_budgets_from_frontiers supports torch 2.10-2.15"
         )
-    originals = {name: getattr(partitioners, name) for name in MULTI_CALL_ATTRIBUTES}
+    originals = {name: getattr(partitioners, name) for name in names}
     solver = FrontierSolver()
     for name in MULTI_CALL_ATTRIBUTES:
         setattr(partitioners, name, solver)
+    setattr(partitioners, EVALUATOR_ATTRIBUTE, FrontierKnapsackEvaluator)
     try:
         yield solver
     finally:

@@ -241,22 +241,33 @@ def solve_integers(instance: Instance, weights: list[int], values: list[int]) ->
     if saved_items >= _GROUPING_MIN_SAVED_ITEMS:
         types = with_singletons(len(weights), repeated)
         grouped = group(weights, values, types)
-        bundles = _solve_items(instance, grouped.weights, grouped.values)
+        bundles = _solve_items(instance, grouped.weights, grouped.values, windows=False)
         return canonical_copies(types, counts_of_bundles(grouped, bundles))
-    saved = _solve_items(instance, weights, values)
+    saved = _solve_items(instance, weights, values, windows=True)
     return normalise_copies(len(weights), repeated, saved)
 
 
-def _solve_items(instance: Instance, weights: list[int], values: list[int]) -> list[int]:
+def _solve_items(
+    instance: Instance, weights: list[int], values: list[int], *, windows: bool
+) -> list[int]:
     """Reductions, then the core (steps 4 and 5 of the module docstring).
-    ``values`` is not modified."""
+    ``values`` is not modified. ``windows``: let bound fixing solve windows
+    around the critical item for a better lower bound. Off for bundles: the
+    bundles of the critical item's type share its efficiency, so their reduced
+    costs are 0 and no bound fixes them, and a window solve costs about as
+    much as the small core it would shrink (measured on the real-scale golden
+    calls: 10% less time over the 37 flops calls of at least 100 items)."""
     values = list(values)
     reduced = reduce_instance(
         weights,
         values,
         instance.capacity,
         use_bounds=_BOUND_FIXING,
-        solve_window=lambda items, capacity: _solve_window(weights, values, items, capacity),
+        solve_window=(
+            (lambda items, capacity: _solve_window(weights, values, items, capacity))
+            if windows
+            else None
+        ),
     )
     saved = list(reduced.forced)
     if reduced.free:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 import torch
 import torch._functorch.config as functorch_config
 import torch._functorch.partitioners as partitioners
+from compiled_steps import gradients
 
 from knapsack_audit.optimized import dp_knapsack_sliding_hirschberg, integration
 
@@ -21,19 +20,6 @@ def _model() -> torch.nn.Module:
         torch.nn.ReLU(),
         torch.nn.Linear(32, 4),
     )
-
-
-def _gradients(model: torch.nn.Module, inputs: torch.Tensor) -> list[torch.Tensor]:
-    model.zero_grad()
-    model(inputs).pow(2).sum().backward()
-    return [p.grad.clone() for p in model.parameters() if p.grad is not None]
-
-
-@pytest.fixture
-def fresh_dynamo() -> Iterator[None]:
-    torch._dynamo.reset()
-    yield
-    torch._dynamo.reset()
 
 
 def test_compiled_mlp_uses_our_solver_and_matches_eager(
@@ -53,14 +39,14 @@ def test_compiled_mlp_uses_our_solver_and_matches_eager(
     # Batch 8 of 64 positions: activations must outweigh the parameters, or the
     # partitioner returns before the knapsack (max_act_size <= min_act_size).
     inputs = torch.randn(8, 64, 16, generator=torch.Generator().manual_seed(1))
-    expected = _gradients(model, inputs)
+    expected = gradients(model, inputs)
     original = getattr(partitioners, integration.PARTITIONER_ATTRIBUTE)
     with (
         integration.use_optimized_solver(),
         functorch_config.patch(activation_memory_budget=0.5),
     ):
         compiled = torch.compile(model, backend="aot_eager_decomp_partition")
-        actual = _gradients(compiled, inputs)  # type: ignore[arg-type]
+        actual = gradients(compiled, inputs)  # type: ignore[arg-type]
     assert calls, "the partitioner never called our solver"
     assert all(budget == 0.5 for _, budget in calls)
     torch.testing.assert_close(actual, expected)

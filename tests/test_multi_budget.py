@@ -1,46 +1,38 @@
-"""torch's multi-call paths served from one frontier (optimized/integration.py).
+"""torch's multi-call paths served from one frontier (optimized/integration.py,
+optimized/evaluator.py).
 
 The knee point of ``dynamic_memory_budget_dp`` is computed by torch's own
 ``KnapsackEvaluator`` on each golden call (same budgets, same normalization),
 once with torch's ``dp_knapsack`` and once with our :class:`FrontierSolver`;
-the two must agree.
+the two must agree. The served evaluator must return torch's results float
+for float; compiled models run the knee search and the Pareto plot end to end.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import sys
+import types
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 import torch
 import torch._functorch.config as functorch_config
 import torch._functorch.partitioners as partitioners
-from torch._functorch._activation_checkpointing.graph_info_provider import GraphInfoProvider
+from compiled_steps import gradients
 from torch._functorch._activation_checkpointing.knapsack import dp_knapsack
-from torch._functorch._activation_checkpointing.knapsack_evaluator import KnapsackEvaluator
 
 from knapsack_audit.golden import fixtures
-from knapsack_audit.optimized import integration
+from knapsack_audit.optimized import dp_knapsack_sliding_hirschberg, integration
+from knapsack_audit.optimized.evaluator import FrontierKnapsackEvaluator, evaluator_for_call
+from knapsack_audit.reference import dp_knapsack as reference_dp_knapsack
 
 SMALL_CALL_ITEMS = 100
 """By default the knee test runs on the first golden call of each fixture file
 below this many items (100 upstream dp_knapsack calls cost 0.2-2 s each on
 these); every other golden call, including the 320-item ones (about 10 s
 each), is marked slow."""
-
-
-def evaluator(memory: list[float], runtime: list[float]) -> KnapsackEvaluator:
-    """torch's evaluator on a call, built the way the partitioner builds it
-    (``recorded_knapsack_input_*``), with one graph node per item."""
-    names = [f"n{i}" for i in range(len(memory))]
-    provider = GraphInfoProvider(
-        graph_nodes_in_order=names,
-        graph_edges=[],
-        all_recomputable_banned_nodes=names,
-        recorded_knapsack_input_memories=memory,
-        recorded_knapsack_input_runtimes=runtime,
-    )
-    return KnapsackEvaluator(graph_info_provider=provider)
 
 
 def knee_cases() -> list[Any]:
@@ -60,15 +52,51 @@ def test_knee_point_equals_torchs_on_golden_calls(fixture: fixtures.Fixture) -> 
     returns the canonical selection, which upstream's float32 table also
     backtracks to on these calls)."""
     memory, runtime, max_memory = fixture.case.arguments()
-    expected = evaluator(memory, runtime).get_knee_point_memory_budget(
+    expected = evaluator_for_call(memory, runtime).get_knee_point_memory_budget(
         knapsack_algo=dp_knapsack, max_mem_budget=max_memory
     )
     solver = integration.FrontierSolver()
-    actual = evaluator(memory, runtime).get_knee_point_memory_budget(
+    actual = evaluator_for_call(memory, runtime).get_knee_point_memory_budget(
         knapsack_algo=solver, max_mem_budget=max_memory
     )
     assert actual == expected
     assert solver.frontiers_built == 1 and solver.calls == 100
+
+
+REAL_SCALE_ITEMS = 250
+"""The evaluator test runs by default on the first golden call and on the first
+with at least this many items (a real-scale model); every other call is slow."""
+
+
+def evaluation_cases() -> list[Any]:
+    cases, first_small, first_large = [], True, True
+    for fixture in fixtures.load():
+        default = first_small or (first_large and fixture.case.n >= REAL_SCALE_ITEMS)
+        first_small = False
+        first_large = first_large and not (default and fixture.case.n >= REAL_SCALE_ITEMS)
+        marks = [] if default else [pytest.mark.slow]
+        cases.append(pytest.param(fixture, id=fixture.name, marks=marks))
+    return cases
+
+
+@pytest.mark.parametrize("fixture", evaluation_cases())
+def test_served_evaluator_returns_torchs_results_float_for_float(
+    fixture: fixtures.Fixture,
+) -> None:
+    """SPEC 7.3: FrontierKnapsackEvaluator (the per-budget totals taken once)
+    returns exactly the result dicts of torch's KnapsackEvaluator at the 100
+    knee budgets, for a frontier and for a solver without ``prepare``."""
+    memory, runtime, max_memory = fixture.case.arguments()
+    budgets = [0.001 + i * (max_memory - 0.001) / 99 for i in range(100)]
+    for make_solver in (integration.FrontierSolver, lambda: dp_knapsack_sliding_hirschberg):
+        expected = evaluator_for_call(
+            memory, runtime
+        ).evaluate_distribution_of_results_for_knapsack_algo(make_solver(), budgets)
+        actual = evaluator_for_call(
+            memory, runtime, FrontierKnapsackEvaluator
+        ).evaluate_distribution_of_results_for_knapsack_algo(make_solver(), budgets)
+        assert actual == expected
+        assert [list(r) for r in actual] == [list(r) for r in expected]  # same keys, same order
 
 
 def _model() -> torch.nn.Module:
@@ -79,54 +107,46 @@ def _model() -> torch.nn.Module:
     return torch.nn.Sequential(torch.nn.Linear(16, 32), *blocks, torch.nn.Linear(32, 4))
 
 
-def _gradients(model: Any, inputs: torch.Tensor) -> list[torch.Tensor]:
-    model.zero_grad()
-    model(inputs).pow(2).sum().backward()
-    return [p.grad.clone() for p in model.parameters() if p.grad is not None]
-
-
-@pytest.fixture
-def fresh_dynamo() -> Iterator[None]:
-    torch._dynamo.reset()
-    yield
-    torch._dynamo.reset()
+Solve = Callable[[list[float], list[float], float], Any]
 
 
 def _compile_and_record(
-    monkeypatch: pytest.MonkeyPatch, inputs: torch.Tensor, served: bool
-) -> tuple[list[torch.Tensor], list[float], int]:
-    """Gradients of the compiled model under dynamic_memory_budget_dp, the
-    budgets of every knapsack call, and the frontiers built (0 if not served)."""
+    monkeypatch: pytest.MonkeyPatch,
+    inputs: torch.Tensor,
+    per_budget: Solve | None,
+    **config: Any,
+) -> tuple[list[torch.Tensor], list[tuple[float, Any]], int]:
+    """Compile and train ``_model()`` under ``functorch_config.patch(**config)``
+    with the partitioner's ``dp_knapsack`` set to ``per_budget``, or (``None``)
+    inside ``serve_budgets_from_frontiers``; return the gradients, every
+    knapsack call's budget and answer, and the frontiers built."""
     torch._dynamo.reset()
-    budgets: list[float] = []
-    with functorch_config.patch(
-        activation_memory_budget=0.5, activation_memory_budget_solver="dynamic_memory_budget_dp"
-    ):
-        if served:
-            with integration.serve_budgets_from_frontiers() as solver:
-                inner = partitioners.dp_knapsack
+    calls: list[tuple[float, Any]] = []
 
-                def recording(memory: list[float], runtime: list[float], budget: float) -> Any:
-                    budgets.append(budget)
-                    return inner(memory, runtime, budget)
+    def record(solve: Solve) -> Solve:
+        def recording(memory: list[float], runtime: list[float], budget: float) -> Any:
+            answer = solve(memory, runtime, budget)
+            calls.append((budget, answer))
+            return answer
 
-                monkeypatch.setattr(partitioners, "dp_knapsack", recording)
-                gradients = _gradients(
-                    torch.compile(_model(), backend="aot_eager_decomp_partition"), inputs
-                )
-                monkeypatch.undo()
-            return gradients, budgets, solver.frontiers_built
+        return recording
 
-        def upstream(memory: list[float], runtime: list[float], budget: float) -> Any:
-            budgets.append(budget)
-            return dp_knapsack(memory, runtime, budget)
+    with functorch_config.patch(**config):
+        if per_budget is not None:
+            monkeypatch.setattr(partitioners, "dp_knapsack", record(per_budget))
+            grads = gradients(torch.compile(_model(), backend="aot_eager_decomp_partition"), inputs)
+            monkeypatch.undo()
+            return grads, calls, 0
+        with integration.serve_budgets_from_frontiers() as solver:
+            monkeypatch.setattr(partitioners, "dp_knapsack", record(partitioners.dp_knapsack))
+            grads = gradients(torch.compile(_model(), backend="aot_eager_decomp_partition"), inputs)
+            monkeypatch.undo()
+        return grads, calls, solver.frontiers_built
 
-        monkeypatch.setattr(partitioners, "dp_knapsack", upstream)
-        gradients = _gradients(
-            torch.compile(_model(), backend="aot_eager_decomp_partition"), inputs
-        )
-        monkeypatch.undo()
-        return gradients, budgets, 0
+
+INPUTS_SEED = 1
+"""Batch 8 of 64 positions: activations outweigh the parameters, so the
+partitioner reaches the knapsack."""
 
 
 def test_compiled_model_with_knee_search_served_from_one_frontier(
@@ -136,17 +156,76 @@ def test_compiled_model_with_knee_search_served_from_one_frontier(
     serve_budgets_from_frontiers makes the same 101 calls (100 knee budgets,
     then the knee) as with torch's dp_knapsack, from one frontier, picks the
     same knee, and trains like eager."""
-    inputs = torch.randn(8, 64, 16, generator=torch.Generator().manual_seed(1))
-    expected = _gradients(_model(), inputs)
-    original = partitioners.dp_knapsack
-    upstream_gradients, upstream_budgets, _ = _compile_and_record(monkeypatch, inputs, False)
-    gradients, budgets, frontiers = _compile_and_record(monkeypatch, inputs, True)
-    assert len(upstream_budgets) == 101, "the partitioner never ran the knee search"
-    assert budgets == upstream_budgets  # same 100 budgets and the same knee
+    inputs = torch.randn(8, 64, 16, generator=torch.Generator().manual_seed(INPUTS_SEED))
+    expected = gradients(_model(), inputs)
+    originals = (partitioners.dp_knapsack, partitioners.KnapsackEvaluator)
+    config = {
+        "activation_memory_budget": 0.5,
+        "activation_memory_budget_solver": "dynamic_memory_budget_dp",
+    }
+    upstream_grads, upstream_calls, _ = _compile_and_record(
+        monkeypatch, inputs, dp_knapsack, **config
+    )
+    grads, calls, frontiers = _compile_and_record(monkeypatch, inputs, None, **config)
+    assert len(upstream_calls) == 101, "the partitioner never ran the knee search"
+    assert [b for b, _ in calls] == [b for b, _ in upstream_calls]  # same budgets, same knee
     assert frontiers == 1
-    torch.testing.assert_close(gradients, expected)
-    torch.testing.assert_close(upstream_gradients, expected)
-    assert partitioners.dp_knapsack is original
+    torch.testing.assert_close(grads, expected)
+    torch.testing.assert_close(upstream_grads, expected)
+    assert (partitioners.dp_knapsack, partitioners.KnapsackEvaluator) == originals
+
+
+class _RecordingPyplot(types.ModuleType):
+    """Stands in for ``matplotlib.pyplot`` (not a test dependency): keeps the
+    points the partitioner plots and the file name it saves to."""
+
+    def __init__(self) -> None:
+        super().__init__("matplotlib.pyplot")
+        self.points: list[tuple[list[float], list[float]]] = []
+        self.saved: list[str] = []
+
+    def plot(self, x: list[float], y: list[float], **_: Any) -> None:
+        self.points.append((list(x), list(y)))
+
+    def gcf(self) -> Any:
+        return types.SimpleNamespace(savefig=self.saved.append)
+
+    def __getattr__(self, name: str) -> Callable[..., None]:
+        if name.startswith("_"):  # module machinery (__file__, __spec__): absent
+            raise AttributeError(name)
+        return lambda *args, **kwargs: None  # figure, annotate, labels, grid, show
+
+
+def test_pareto_plot_served_from_one_frontier_equals_the_exact_per_budget_plot(
+    fresh_dynamo: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """SPEC 3.2, 6.1: with visualize_memory_budget_pareto, the partitioner's
+    bisection over budgets 0..1 served from one frontier per graph makes the
+    same calls, gets the same answers and plots the same curve as with the
+    exact canonical solver called per budget (knapsack_audit.reference), and
+    training still matches eager."""
+    inputs = torch.randn(8, 64, 16, generator=torch.Generator().manual_seed(INPUTS_SEED))
+    expected = gradients(_model(), inputs)
+    config = {
+        "activation_memory_budget": 0.5,
+        "visualize_memory_budget_pareto": True,
+        "memory_budget_pareto_dir": str(tmp_path),
+    }
+    plots = []
+    for per_budget in (reference_dp_knapsack, None):
+        pyplot = _RecordingPyplot()
+        package = types.ModuleType("matplotlib")
+        package.pyplot = pyplot  # type: ignore[attr-defined]
+        monkeypatch.setitem(sys.modules, "matplotlib", package)
+        monkeypatch.setitem(sys.modules, "matplotlib.pyplot", pyplot)
+        grads, calls, frontiers = _compile_and_record(monkeypatch, inputs, per_budget, **config)
+        torch.testing.assert_close(grads, expected)
+        plots.append((calls, pyplot.points, len(pyplot.saved), frontiers))
+    (exact_calls, exact_points, exact_files, _), (calls, points, files, frontiers) = plots
+    assert len(exact_calls) > 3, "the partitioner never bisected the budgets"
+    assert calls == exact_calls
+    assert points == exact_points and len(points) == files == exact_files >= 1
+    assert frontiers == files  # one frontier per plotted graph
 
 
 def test_serving_restores_on_exception_and_detects_missing_names(
@@ -155,9 +234,11 @@ def test_serving_restores_on_exception_and_detects_missing_names(
     """SPEC 3.3 (torch is served only by the optimal solver it asked for): the
     partitioner's names are restored on exceptions; a torch without them is
     refused before anything is patched."""
-    originals = {name: getattr(partitioners, name) for name in integration.MULTI_CALL_ATTRIBUTES}
+    names = (*integration.MULTI_CALL_ATTRIBUTES, integration.EVALUATOR_ATTRIBUTE)
+    originals = {name: getattr(partitioners, name) for name in names}
     with pytest.raises(RuntimeError, match="boom"), integration.serve_budgets_from_frontiers():
         assert isinstance(partitioners.dp_knapsack, integration.FrontierSolver)
+        assert partitioners.KnapsackEvaluator is FrontierKnapsackEvaluator
         raise RuntimeError("boom")
     assert {n: getattr(partitioners, n) for n in originals} == originals
     monkeypatch.delattr(partitioners, "dp_knapsack_sliding_hirschberg")

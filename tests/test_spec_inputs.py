@@ -57,3 +57,19 @@ def test_quantization_overflowing_product_is_exact():
     huge = 1.7e308
     assert math.isinf(huge * 10000)
     assert quantize(huge) == int(huge) * 10000
+
+
+def test_whole_list_validation_equals_the_per_item_checks():
+    """SPEC 1, 2.1: a list of plain floats and ints (validated by whole-list
+    C loops) quantizes and converts exactly as the per-item path does (taken
+    when one entry is a Fraction), half-way points and huge runtimes included."""
+    rng = np.random.default_rng(0)
+    memory = [1e-4, 4.9e-5, 5e-5, 0.00015, 2.5e-4, 3.5e-4, 1.0, 0.3, 0.0, -0.0, 1e-300, 3]
+    memory += [float(x) for x in rng.random(200)] + [
+        float(x) for x in rng.integers(0, 99, 50) / 2e4
+    ]
+    runtime = [float(x) for x in rng.normal(0, 1e12, len(memory) - 2)] + [7, 1e300]
+    fast = validate(memory, runtime, 0.5)
+    slow = validate([*memory, Fraction(0)], [*runtime, Fraction(0)], 0.5)
+    assert fast.weights == tuple(quantize(float(m)) for m in memory) == slow.weights[:-1]
+    assert fast.runtimes == slow.runtimes[:-1] and all(type(r) is float for r in fast.runtimes)
