@@ -98,8 +98,8 @@ def test_exhaustive_phase_kills_planted_bug(name: str) -> None:
 
 SLOW_TO_FIND = ("greedy_above_256",)
 """Found only by the partitioner-scale tier, then minimized over hundreds of
-items: about 5 minutes in process (and missed by one default-effort CLI run,
-docs/planted.md)."""
+items: about 30 s in process since that tier draws strongly correlated
+runtimes (5 minutes before; docs/planted.md)."""
 
 
 @pytest.mark.parametrize(
