@@ -44,6 +44,5 @@ def integer_optimum(memory: object, runtime: object, max_memory: object) -> Frac
             # The right-hand side is a new array (the row before item i), so
             # writing into the overlapping view keeps the 0/1 recurrence.
             np.maximum(best[w:], best[: instance.capacity + 1 - w] + v, out=best[w:])
-    if not fits:
-        return Fraction(max(best), 2**shift)
+    # OPT(n, c) is non-decreasing in c, so the last cell is the optimum.
     return Fraction(int(best[-1]), 2**shift)
