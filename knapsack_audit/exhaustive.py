@@ -59,6 +59,14 @@ SCOPE_TRIPLE_RUNTIMES = (1.0, 3.0)
 """Three items: whole units (a zero weight among them: mutation testing of
 upstream's ``dp_knapsack`` found a wrong zero-weight row update that needs one
 after another item) and runtimes whose ratios differ (greedy, splits)."""
+FRACTIONAL_BUDGET_OFFSETS = (0.75, 0.5)
+"""Budgets that are not whole units, one just above ``total - 1`` and one
+half-way to ``total``: ``(total - 0.75) / 1e4`` quantizes to ``total - 1``
+(``round``; ``math.ceil`` gives ``total``, so a solver that rounds the budget
+up saves every item over budget) and ``(total - 0.5) / 1e4`` is a half-way
+point (``round`` goes to the even neighbour; ``int(x + 0.5)`` goes up on an
+odd total and ``int(x)`` goes down on an even one). SPEC 2.1 quantizes the
+budget with ``round`` as it does every weight."""
 EXTENDED_RUNTIMES = (-1.0,)
 """Added for the extended domain (SPEC 4.4)."""
 
@@ -69,8 +77,10 @@ class Scope:
 
     ``levels[k]`` is ``(memories, runtimes)`` for instances of ``k + 1``
     items: every ordered choice of items (each a memory and a runtime from
-    those pools), each with every budget of 0..(total units + 1) units; plus
-    the empty instance with budgets 0 and 1 unit.
+    those pools), each with every budget of 0..(total units + 1) units and,
+    when the total is at least one unit, the fractional budgets of
+    :data:`FRACTIONAL_BUDGET_OFFSETS` below the total; plus the empty
+    instance with budgets 0 and 1 unit.
     """
 
     levels: tuple[tuple[tuple[float, ...], tuple[float, ...]], ...]
@@ -82,7 +92,8 @@ class Scope:
             f"n={k + 1}: memories {list(memories)} x runtimes {list(runtimes)}"
             for k, (memories, runtimes) in enumerate(self.levels)
         ]
-        return "every budget 0..total+1 units; " + "; ".join(parts)
+        fractions = ", ".join(f"total-{offset}" for offset in FRACTIONAL_BUDGET_OFFSETS)
+        return f"every budget 0..total+1 units and {fractions}; " + "; ".join(parts)
 
     def cases(self) -> list[Case]:
         """Every instance, fewest items first (so the first failure is a smallest one)."""
@@ -94,6 +105,11 @@ class Scope:
                 runtime = tuple(r for _, r in chosen)
                 total = sum(quantize(m) for m in memory)
                 instances += [Case(memory, runtime, units / 10000) for units in range(total + 2)]
+                if total >= 1:
+                    instances += [
+                        Case(memory, runtime, (total - offset) / 10000)
+                        for offset in FRACTIONAL_BUDGET_OFFSETS
+                    ]
         return instances
 
 

@@ -22,6 +22,7 @@ tests/planted/corpus.py:NAME`` loads any of them.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -170,6 +171,30 @@ def budget_floor(memory: list[float], runtime: list[float], max_memory: float) -
     """
     weights = quantize_all(memory)
     capacity = int(max_memory * SCALE)
+    return answer(runtime, backtrack(table(weights, runtime, capacity), weights, capacity))
+
+
+def budget_ceil(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """The budget is rounded up with ``math.ceil`` ("never give the user less
+    memory than asked"), so a budget a fraction of a unit above ``k`` units
+    admits ``k + 1``.
+
+    ``([1e-4], [1.0], 2.5e-5)`` saves a 1-unit item under a 0-unit budget.
+    """
+    weights = quantize_all(memory)
+    capacity = math.ceil(max_memory * SCALE)
+    return answer(runtime, backtrack(table(weights, runtime, capacity), weights, capacity))
+
+
+def budget_round_half_up(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """The budget is rounded with ``int(x + 0.5)`` (half up, not to even), as a
+    port to C++ with ``std::lround`` would.
+
+    ``([3e-4], [1.0], 2.5e-4)``: 2.5 units round to 2, half up gives 3, and
+    the 3-unit item is saved over budget.
+    """
+    weights = quantize_all(memory)
+    capacity = int(max_memory * SCALE + 0.5)
     return answer(runtime, backtrack(table(weights, runtime, capacity), weights, capacity))
 
 
@@ -665,6 +690,8 @@ EXPECTED: dict[str, str] = {
     "greedy_ratio": "optimality",
     "split_from_left_half": "optimality",
     "budget_floor": "optimality",
+    "budget_ceil": "feasibility",
+    "budget_round_half_up": "feasibility",
     "greedy_above_48": "optimality",
     "greedy_above_256": "optimality",
     "never_answers_from_48": "no-crash",
