@@ -67,6 +67,21 @@ up saves every item over budget) and ``(total - 0.5) / 1e4`` is a half-way
 point (``round`` goes to the even neighbour; ``int(x + 0.5)`` goes up on an
 odd total and ``int(x)`` goes down on an even one). SPEC 2.1 quantizes the
 budget with ``round`` as it does every weight."""
+SCOPE_THRESHOLD_BUDGETS = (10**4, 10**4 + 1, 2**15, 2**15 + 1, 2**16, 2**16 + 1)
+"""Budgets where a fast path might switch on (``Q > 10**4``: "a fraction of
+the memory"; ``2**15``, ``2**16``: a narrower dtype or a halved table), each
+side of the switch."""
+SCOPE_THRESHOLD_RUNTIMES = (1.0, 3.0)
+
+
+def threshold_weights(budget: int) -> tuple[int, ...]:
+    """Item weights for a large budget ``Q``: half of it plus one (two of them
+    do not fit together, but do after halving both with ``//``) and all of it
+    (an exact fit, lost by a clamped budget). Every call costs O(n Q) in a DP
+    solver, so the pool stays small: 20 instances per budget."""
+    return (budget // 2 + 1, budget)
+
+
 EXTENDED_RUNTIMES = (-1.0,)
 """Added for the extended domain (SPEC 4.4)."""
 
@@ -84,6 +99,10 @@ class Scope:
     """
 
     levels: tuple[tuple[tuple[float, ...], tuple[float, ...]], ...]
+    threshold_budgets: tuple[int, ...] = ()
+    """Large budgets ``Q`` each checked on every instance of one or two items
+    of :func:`threshold_weights` ``(Q)`` and runtimes
+    :data:`SCOPE_THRESHOLD_RUNTIMES` (after the small instances)."""
 
     @property
     def bound(self) -> str:
@@ -93,10 +112,17 @@ class Scope:
             for k, (memories, runtimes) in enumerate(self.levels)
         ]
         fractions = ", ".join(f"total-{offset}" for offset in FRACTIONAL_BUDGET_OFFSETS)
+        if self.threshold_budgets:
+            parts.append(
+                f"Q in {list(self.threshold_budgets)}: n<=2 of weights Q//2+1, Q"
+                f" x runtimes {list(SCOPE_THRESHOLD_RUNTIMES)}"
+            )
         return f"every budget 0..total+1 units and {fractions}; " + "; ".join(parts)
 
     def cases(self) -> list[Case]:
-        """Every instance, fewest items first (so the first failure is a smallest one)."""
+        """Every instance, fewest items first (so the first failure is a smallest
+        one); the threshold budgets' instances of ``k`` items follow the small
+        ones of ``k`` items."""
         instances = [Case((), (), 0.0), Case((), (), 1e-4)]
         for k, (memories, runtimes) in enumerate(self.levels):
             items = list(itertools.product(memories, runtimes))
@@ -110,14 +136,31 @@ class Scope:
                         Case(memory, runtime, (total - offset) / 10000)
                         for offset in FRACTIONAL_BUDGET_OFFSETS
                     ]
+            instances += self._threshold_cases(k + 1)
         return instances
+
+    def _threshold_cases(self, n: int) -> list[Case]:
+        """The instances of ``n <= 2`` items at each threshold budget."""
+        if n > 2:
+            return []
+        cases = []
+        for budget in self.threshold_budgets:
+            items = list(itertools.product(threshold_weights(budget), SCOPE_THRESHOLD_RUNTIMES))
+            for chosen in itertools.product(items, repeat=n):
+                memory = tuple(w / SCALE for w, _ in chosen)
+                cases.append(Case(memory, tuple(r for _, r in chosen), budget / SCALE))
+        return cases
 
 
 def scope_for(domain: str) -> Scope:
-    """The scope ``verify`` checks first: n <= 2 over the full pools, n = 3 over whole units."""
+    """The scope ``verify`` checks first: n <= 2 over the full pools, n = 3 over
+    whole units, then n <= 2 at each of the large threshold budgets."""
     runtimes = SCOPE_RUNTIMES + (EXTENDED_RUNTIMES if domain == "extended" else ())
     pairs = (SCOPE_MEMORIES, runtimes)
-    return Scope((pairs, pairs, (SCOPE_TRIPLE_MEMORIES, SCOPE_TRIPLE_RUNTIMES)))
+    return Scope(
+        (pairs, pairs, (SCOPE_TRIPLE_MEMORIES, SCOPE_TRIPLE_RUNTIMES)),
+        SCOPE_THRESHOLD_BUDGETS,
+    )
 
 
 @dataclass
