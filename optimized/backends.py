@@ -393,11 +393,30 @@ class _Recorder(Protocol):
         ...
 
 
+class _ColumnCache:
+    """Backtracking reads one decision per item, from the last item down, at a
+    column that changes only when an item is taken: one ``tolist`` of the
+    whole column per distinct column instead of one tensor read per item (a
+    tensor element read costs about as much as a kernel launch)."""
+
+    def __init__(self, table: torch.Tensor) -> None:
+        self._table = table
+        self._column_index = -1
+        self._column: list[int] = []
+
+    def column(self, c: int) -> list[int]:
+        if c != self._column_index:
+            self._column = self._table[:, c].tolist()
+            self._column_index = c
+        return self._column
+
+
 class _BoolRecorder:
     """One ``bool`` per cell: ``gt`` then ``maximum``."""
 
     def __init__(self, n_items: int, capacity: int) -> None:
         self._table = torch.empty((n_items, capacity + 1), dtype=torch.bool)
+        self._columns = _ColumnCache(self._table)
 
     def update(
         self, k: int, start: int, stop: int, target: torch.Tensor, candidate: torch.Tensor
@@ -406,7 +425,7 @@ class _BoolRecorder:
         torch.maximum(target, candidate, out=target)
 
     def taken(self, k: int, c: int) -> bool:
-        return bool(self._table[k, c])
+        return bool(self._columns.column(c)[k])
 
 
 class _PackedRecorder:
@@ -424,6 +443,7 @@ class _PackedRecorder:
         self._words = words[: rows * (capacity + 1)].view(rows, capacity + 1)
         self._words.zero_()
         self._bits = bits
+        self._columns = _ColumnCache(self._words)
 
     def update(
         self, k: int, start: int, stop: int, target: torch.Tensor, candidate: torch.Tensor
@@ -437,7 +457,7 @@ class _PackedRecorder:
         self._words[k // self._bits, start:stop].bitwise_or_(candidate)
 
     def taken(self, k: int, c: int) -> bool:
-        return bool(int(self._words[k // self._bits, c]) >> (k % self._bits) & 1)
+        return bool(self._columns.column(c)[k // self._bits] >> (k % self._bits) & 1)
 
     def words(self) -> list[list[int]]:
         """The decision words as Python ints, one list per word row."""
