@@ -11,9 +11,10 @@ Sources, in the order :func:`cell_optimum` tries them:
     scipy ``milp`` (HiGHS, relative gap 0), *proved* optimal in one of the
     benchmark runs. Both solve the problem on the quantized integer weights.
 ``int64_dp``
-    :func:`int64_dp_value`: a one-row dynamic programme in numpy ``int64``
-    over the integer runtimes, value only. Exact because every partial sum
-    stays below ``2**63`` (checked). Time O(n * Q), memory O(Q).
+    :func:`int64_dp_value`: the one-row dynamic programme of
+    :func:`knapsack_audit.integer_oracle.instance_optimum` over the integer
+    runtimes, value only (numpy ``int64`` while every sum stays below
+    ``2**62``, Python integers otherwise). Time O(n * C), memory O(C).
 
 When several sources are available they are all recorded and compared; a
 disagreement is reported in RESULTS.md.
@@ -25,27 +26,19 @@ from fractions import Fraction
 
 import numpy as np
 
+from knapsack_audit.integer_oracle import instance_optimum
 from knapsack_audit.reference import Instance, pareto_optimum
 from knapsack_audit.reference.validation import format_result, integer_runtimes, validate
 
 
-def int64_dp_value(instance: Instance) -> Fraction | None:
-    """Exact optimum by ``OPT(c) = max(OPT(c), v_i + OPT(c - w_i))`` in int64.
-
-    Returns ``None`` when a runtime is negative or the scaled runtimes could
-    overflow int64. Time O(n * Q), memory O(Q) int64 cells.
-    """
-    values, shift = integer_runtimes(instance.runtimes)
-    if min(values, default=0) < 0 or sum(values) >= 2**62:
-        return None
-    columns = min(instance.capacity, sum(instance.weights)) + 1
-    best = np.zeros(columns, dtype=np.int64)
-    for w, v in zip(instance.weights, values, strict=True):
-        if w == 0:
-            best += v
-        elif w < columns:
-            np.maximum(best[w:], best[:-w] + v, out=best[w:])
-    return Fraction(int(best[-1]), 2**shift)
+def int64_dp_value(instance: Instance) -> Fraction:
+    """Exact optimum by the one-row table ``OPT(c) = max(OPT(c), v_i + OPT(c - w_i))``
+    of :func:`knapsack_audit.integer_oracle.instance_optimum` (int64 while no
+    sum can overflow, Python integers otherwise), with no width limit. Time
+    O(n * C), memory O(C) cells, ``C = min(Q, sum w)``."""
+    value = instance_optimum(instance, max_columns=None)
+    assert value is not None  # no limit, so always an answer
+    return value
 
 
 def pareto_value(instance: Instance) -> Fraction:

@@ -188,9 +188,7 @@ def cell_optimum(
                 sources[solver] = record["exact_value"]
                 break
     if not sources and cells <= args.int64_dp_limit:
-        value = int64_dp_value(instance)
-        if value is not None:
-            sources["int64_dp"] = str(value)
+        sources["int64_dp"] = str(int64_dp_value(instance))
     for record in runs.get("reference", []):
         if record["status"] == "ok" and sources:
             sources["reference"] = record["exact_value"]

@@ -21,28 +21,39 @@ from fractions import Fraction
 
 import numpy as np
 
-from knapsack_audit.reference.validation import integer_runtimes, validate
+from knapsack_audit.reference.validation import Instance, integer_runtimes, validate
 
 MAX_CAPACITY = 2**20
-"""Largest ``Q`` for the row (8 MiB); above it the Pareto oracle decides."""
+"""Largest row (``min(Q, sum w)`` columns, 8 MiB) :func:`integer_optimum`
+builds; above it the Pareto oracle decides."""
 
 
 def integer_optimum(memory: object, runtime: object, max_memory: object) -> Fraction | None:
-    """The exact optimum (SPEC 3.2), or ``None`` when ``Q`` exceeds :data:`MAX_CAPACITY`.
+    """The exact optimum (SPEC 3.2), or ``None`` when the row would be wider
+    than :data:`MAX_CAPACITY`.
 
     >>> integer_optimum([1e-4, 2e-4, 3e-4], [1.0, 2.5, 3.0], 4e-4)
     Fraction(4, 1)
     """
-    instance = validate(memory, runtime, max_memory)
+    return instance_optimum(validate(memory, runtime, max_memory), MAX_CAPACITY)
+
+
+def instance_optimum(instance: Instance, max_columns: int | None) -> Fraction | None:
+    """The exact optimum of a validated instance by the one-row table over
+    ``C = min(Q, sum w)`` columns (beyond the total weight the row is flat);
+    ``None`` when ``C`` exceeds ``max_columns`` (``None``: no limit). Time
+    O(n C), memory O(C) int64 cells (Python integers when a sum could leave
+    int64)."""
     values, shift = integer_runtimes(instance.runtimes)
-    if instance.capacity > MAX_CAPACITY:
+    columns = min(instance.capacity, sum(instance.weights))
+    if max_columns is not None and columns > max_columns:
         return None
     fits = sum(abs(v) for v in values) < 2**62
-    best = np.zeros(instance.capacity + 1, dtype=np.int64 if fits else object)
+    best = np.zeros(columns + 1, dtype=np.int64 if fits else object)
     for w, v in zip(instance.weights, values, strict=True):
-        if w <= instance.capacity:
+        if w <= columns:
             # The right-hand side is a new array (the row before item i), so
             # writing into the overlapping view keeps the 0/1 recurrence.
-            np.maximum(best[w:], best[: instance.capacity + 1 - w] + v, out=best[w:])
+            np.maximum(best[w:], best[: columns + 1 - w] + v, out=best[w:])
     # OPT(n, c) is non-decreasing in c, so the last cell is the optimum.
     return Fraction(int(best[-1]), 2**shift)
