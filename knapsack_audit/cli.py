@@ -175,6 +175,24 @@ def add_isolation_options(
     )
 
 
+def add_quiet_option(parser: argparse.ArgumentParser, help_text: str) -> None:
+    """``--quiet``: what the command stops printing while it runs."""
+    parser.add_argument("--quiet", action="store_true", help=help_text)
+
+
+def add_report_options(parser: argparse.ArgumentParser, formats: str, quiet_help: str) -> None:
+    """``--report PATH`` (repeatable, format by extension) and ``--quiet``:
+    verify and compare write the same kinds of report."""
+    parser.add_argument(
+        "--report",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help=f"also write a report; format by extension: {formats}; repeatable",
+    )
+    add_quiet_option(parser, quiet_help)
+
+
 def add_judge_options(parser: argparse.ArgumentParser, exact_by_default: str) -> None:
     """``--exact`` / ``--tolerant`` (SPEC 5), shared by ``verify`` and ``compare``;
     ``exact_by_default`` says when the judge is exact without either."""
@@ -222,14 +240,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="inputs to search (SPEC 4.4; default extended for knapsack_audit.*, else partitioner)",
     )
-    verify.add_argument(
-        "--report",
-        action="append",
-        default=[],
-        metavar="PATH",
-        help="also write a report; format by extension: .json, .md or .xml (JUnit); repeatable",
-    )
-    verify.add_argument("--quiet", action="store_true", help="no progress display")
+    add_report_options(verify, ".json, .md or .xml (JUnit)", "no progress display")
     add_audit_options(verify, "off")
     report = commands.add_parser(
         "report",
@@ -239,7 +250,7 @@ def build_parser() -> argparse.ArgumentParser:
         "environment, verdicts and counterexamples. Executes the solvers' code.",
     )
     report.add_argument("--output", required=True, metavar="PATH.md", help="Markdown file")
-    report.add_argument("--quiet", action="store_true", help="no progress display")
+    add_quiet_option(report, "no progress display")
     add_audit_options(report, "on where bwrap works")
     add_compare_parser(commands)
     mutate = commands.add_parser(
@@ -259,7 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
     mutate.add_argument(
         "--max-mutants", type=positive_int, default=None, metavar="N", help="only the first N"
     )
-    mutate.add_argument("--quiet", action="store_true", help="no line per mutant")
+    add_quiet_option(mutate, "no line per mutant")
     add_audit_options(mutate, "off")
     golden = commands.add_parser(
         "golden",
@@ -344,14 +355,9 @@ def add_compare_parser(commands: argparse._SubParsersAction[argparse.ArgumentPar
         help="fail if a family's median peak-memory ratio NEW/BASE exceeds RATIO",
     )
     add_judge_options(compare, "when both sides are knapsack_audit.*")
-    compare.add_argument(
-        "--report",
-        action="append",
-        default=[],
-        metavar="PATH",
-        help="also write a report: .md (for a PR comment), .json or .xml (JUnit); repeatable",
+    add_report_options(
+        compare, ".md (for a PR comment), .json or .xml (JUnit)", "no progress lines on stderr"
     )
-    compare.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     add_isolation_options(
         compare,
         "seconds per call; a measured case (warm-up and repeats) may take that times "
