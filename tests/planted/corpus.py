@@ -230,6 +230,47 @@ def never_answers_from_48(memory: list[float], runtime: list[float], max_memory:
 # ------------------------------------------------ ours
 
 
+def runtimes_truncated(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """Runtimes truncated to integers "for an integer table" (``int(r)``), so
+    fractional runtimes compare wrongly; the value is then summed from the
+    real runtimes.
+
+    ``([1e-4, 1e-4], [0.9, 0.5], 1e-4)``: both are worth 0 in the table, nothing
+    is saved; optimum 0.9.
+    """
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    values = [float(int(r)) for r in runtime]
+    return answer(runtime, backtrack(table(weights, values, capacity), weights, capacity))
+
+
+def identical_items_once(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
+    """Items with the same memory and runtime are solved once ("they are the
+    same activation"), so only one copy can ever be saved.
+
+    ``([1e-4, 1e-4], [1.0, 1.0], 2e-4)`` saves one item; optimum 2.0.
+    """
+    first: dict[tuple[float, float], int] = {}
+    for i, key in enumerate(zip(memory, runtime, strict=True)):
+        first.setdefault(key, i)
+    kept = sorted(first.values())
+    weights = quantize_all([memory[i] for i in kept])
+    capacity = round(max_memory * SCALE)
+    chosen = backtrack(table(weights, [runtime[i] for i in kept], capacity), weights, capacity)
+    return answer(runtime, [kept[k] for k in chosen])
+
+
+def unrolled_loop_drops_last(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 64 items on, the fill loop is unrolled by two and the tail item of
+    an even count is never visited (``range(0, n - 1, 2)`` for the pairs)."""
+    if len(memory) < 64:
+        return exact(memory, runtime, max_memory)
+    _, saved, _ = exact(memory[:-1], runtime[:-1], max_memory)
+    return answer(runtime, saved)
+
+
 def weights_floor(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
     """Weights quantized with ``int()``: ``0.00035`` becomes 3 units, not 4.
 
@@ -720,5 +761,8 @@ EXPECTED: dict[str, str] = {
     "cache_ignores_runtime": "optimality",
     "grouped_copies_lose_remainder": "optimality",
     "halves_large_budgets": "feasibility",
+    "runtimes_truncated": "optimality",
+    "identical_items_once": "optimality",
+    "unrolled_loop_drops_last": "optimality",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
