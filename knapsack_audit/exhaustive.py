@@ -54,6 +54,9 @@ SCOPE_MEMORIES = (0.0, 1e-4, 2e-4, 3e-4, 0.00015, 0.00025, 0.00035)
 ``0.00035`` (``3.5`` exactly, rounds half to even: 4)."""
 SCOPE_RUNTIMES = (0.0, 1.0, 2.0, 3.0, 1e8)
 """Tied and distinct runtimes, 0, and ``1e8`` (``1e8 + 1 == 1e8`` in float32)."""
+SCOPE_SINGLE_RUNTIMES = (0.5,)
+"""Added for one item only (cheap: 7 memories): a fractional runtime, which a
+solver that truncates or rounds runtimes to integers values at 0."""
 SCOPE_TRIPLE_MEMORIES = (0.0, 1e-4, 2e-4, 3e-4)
 SCOPE_TRIPLE_RUNTIMES = (1.0, 3.0)
 """Three items: whole units (a zero weight among them: mutation testing of
@@ -153,12 +156,14 @@ class Scope:
 
 
 def scope_for(domain: str) -> Scope:
-    """The scope ``verify`` checks first: n <= 2 over the full pools, n = 3 over
-    whole units, then n <= 2 at each of the large threshold budgets."""
+    """The scope ``verify`` checks first: n <= 2 over the full pools (n = 1 also
+    with a fractional runtime), n = 3 over whole units, then n <= 2 at each of
+    the large threshold budgets."""
     runtimes = SCOPE_RUNTIMES + (EXTENDED_RUNTIMES if domain == "extended" else ())
     pairs = (SCOPE_MEMORIES, runtimes)
+    singles = (SCOPE_MEMORIES, runtimes + SCOPE_SINGLE_RUNTIMES)
     return Scope(
-        (pairs, pairs, (SCOPE_TRIPLE_MEMORIES, SCOPE_TRIPLE_RUNTIMES)),
+        (singles, pairs, (SCOPE_TRIPLE_MEMORIES, SCOPE_TRIPLE_RUNTIMES)),
         SCOPE_THRESHOLD_BUDGETS,
     )
 
