@@ -53,7 +53,9 @@ def item_types(weights: Sequence[int], values: Sequence[int]) -> list[list[int]]
         raise ValueError(f"{len(weights)} weights but {len(values)} values")
     if len(set(values)) == len(values):
         # Distinct values, so distinct types: the common case of independent
-        # runtimes, decided by one set of ints (a fifth of the keyed count).
+        # runtimes, decided by one set of ints. Cheaper than the keyed count
+        # below at n = 5000: 0.4 against 2.1 ms for random values, 1.9 against
+        # 2.4 ms for multiples of 2**40, whose hashes share their low bits.
         return []
     span = max(weights, default=0) + 1
     keys = list(map(int.__add__, map(span.__mul__, values), weights))
