@@ -7,10 +7,11 @@ Modules: :mod:`.solver` (the public solver), :mod:`.reductions` (exact
 reductions and bound fixing), :mod:`.driver` (Hirschberg divide and conquer),
 :mod:`.backends` (pure-Python and torch array backends), :mod:`.frontier`
 (sparse Pareto frontier for small cores), :mod:`.grouping` (identical items
-as one item type), :mod:`.budgets` (every budget in one pass), :mod:`.checks` (invariant
+as one item type), :mod:`.bounded` (the bounded knapsack over item types),
+:mod:`.budgets` (every budget in one pass), :mod:`.checks` (invariant
 checkers), :mod:`.integration` (drop-in use inside torch's partitioner),
 :mod:`.evaluator` (torch's knee search without its per-budget overhead).
-Proofs: proofs/04, 06, 07, 08, 09, 10.
+Proofs: proofs/04, 06, 07, 08, 09, 10, 12.
 """
 
 from .budgets import RuntimeMemoryFrontier, runtime_memory_frontier, selection_at

@@ -35,51 +35,75 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from operator import itemgetter
+from itertools import compress, islice
 
 
 def item_types(weights: Sequence[int], values: Sequence[int]) -> list[list[int]]:
     """The types with at least two copies, each list ascending, ordered by first
-    copy; every item not listed is alone of its type. Time O(n log n) in C
-    loops (``map``, ``Counter``, ``sorted``) plus O(types) Python steps.
+    copy; every item not listed is alone of its type. Time O(n) expected: C
+    loops (``set``, ``zip``, ``Counter``) plus one Python step per item.
 
-    The key ``v_i * (max w + 1) + w_i`` is one int, injective on ``(w_i, v_i)``
-    because ``0 <= w_i <= max w``. Sorting the indices by key (stable, so each
-    type's copies stay ascending) puts every type in one run, whose length is
-    its count: no container is allocated per item (which would trigger the
-    cyclic garbage collector over torch's heap).
+    Keyed by the pair ``(w_i, v_i)``: a tuple's hash mixes its fields, so
+    values that are multiples of large powers of two (flop counts, whose int
+    hashes share their low bits) do not collide as bare ints would.
     """
     if len(weights) != len(values):
         raise ValueError(f"{len(weights)} weights but {len(values)} values")
     if len(set(values)) == len(values):
         # Distinct values, so distinct types: the common case of independent
-        # runtimes, decided by one set of ints. Cheaper than the keyed count
-        # below at n = 5000: 0.4 against 2.1 ms for random values, 1.9 against
-        # 2.4 ms for multiples of 2**40, whose hashes share their low bits.
+        # runtimes, decided by one set of ints (0.4 ms at n = 5000).
         return []
-    span = max(weights, default=0) + 1
-    keys = list(map(int.__add__, map(span.__mul__, values), weights))
-    counts = Counter(keys)
-    if len(counts) == len(keys):
+    pairs = list(zip(weights, values, strict=True))
+    counts = Counter(pairs)
+    if len(counts) == len(pairs):
         return []
-    order = sorted(range(len(keys)), key=keys.__getitem__)
-    repeated, start = [], 0
-    for key in sorted(counts):
-        stop = start + counts[key]
-        if stop - start > 1:
-            repeated.append(order[start:stop])
-        start = stop
-    repeated.sort(key=itemgetter(0))
-    return repeated
+    number = {pair: t for t, pair in enumerate(counts)}  # by first copy
+    members: list[list[int]] = [[] for _ in number]
+    appenders = [copies.append for copies in members]
+    for i, t in enumerate(map(number.__getitem__, pairs)):
+        appenders[t](i)
+    return [copies for copies in members if len(copies) > 1]
 
 
 def with_singletons(n_items: int, repeated: Sequence[Sequence[int]]) -> list[list[int]]:
     """Every type: the ``repeated`` ones, then each remaining item alone."""
-    listed = bytearray(n_items)
-    for copies in repeated:
-        for i in copies:
-            listed[i] = 1
-    return [*map(list, repeated), *([i] for i in range(n_items) if not listed[i])]
+    alone = sorted(set(range(n_items)).difference(*repeated))
+    return [*map(list, repeated), *([i] for i in alone)]
+
+
+def type_counts(pairs: Sequence[tuple[int, int]]) -> Counter[tuple[int, int]]:
+    """The copies of every type, ``pairs[i] = (w_i, v_i)``, ordered by first copy.
+    One C loop (``Counter``; a tuple's hash mixes its fields)."""
+    return Counter(pairs)
+
+
+def first_copies(
+    pairs: Sequence[tuple[int, int]],
+    copies: Counter[tuple[int, int]],
+    taken: dict[tuple[int, int], int],
+) -> list[int]:
+    """The ``taken[t]`` lowest-indexed items of each type ``t`` (SPEC 6.3), ascending.
+
+    The bijection of Lemma 10.2 from count vectors onto prefix selections, as
+    :func:`canonical_copies`, without per-type index lists: the types saved
+    whole are found in one C loop over the items, and each type saved in part
+    by one more that stops at its ``taken[t]``-th copy.
+    """
+    full, partial = set(), []
+    for pair, count in taken.items():
+        if not 0 <= count <= copies[pair]:
+            raise ValueError(f"{count} copies requested of a type that has {copies[pair]}")
+        if count == copies[pair]:
+            full.add(pair)
+        elif count:
+            partial.append((pair, count))
+    items = range(len(pairs))
+    saved = list(compress(items, map(full.__contains__, pairs)))
+    for pair, count in partial:
+        saved += islice(compress(items, map(pair.__eq__, pairs)), count)
+    if partial:
+        saved.sort()
+    return saved
 
 
 def bundle_sizes(copies: int) -> list[int]:

@@ -14,11 +14,14 @@ Pipeline:
 2. Exact integers: runtimes scaled by one power of two
    (:func:`~knapsack_audit.reference.validation.integer_runtimes`).
 3. Identical items (equal quantized weight and equal runtime) become one
-   item type, split into bundles of 1, 2, 4, ... copies (:mod:`.grouping`,
-   proofs/10) when that removes items; steps 4 and 5 then run on the bundles,
-   and the answer maps back to counts per type and to each type's
-   lowest-indexed copies (SPEC 6.3; ungrouped answers are normalised the
-   same way).
+   item type when binary splitting would remove items. The bounded knapsack
+   over the types is solved by :mod:`.bounded` (proofs/12): the LP bound
+   narrows each type's count to a range, and a few kernel launches per
+   remaining type solve the rest on one profile row. Where it declines, each
+   type is split into bundles of 1, 2, 4, ... copies (:mod:`.grouping`,
+   proofs/10) and steps 4 and 5 run on the bundles. Either way the answer
+   maps back to counts per type and to each type's lowest-indexed copies
+   (SPEC 6.3; ungrouped answers are normalised the same way).
 4. Exact reductions (:mod:`.reductions`, proofs/07): drop ``v_i <= 0`` and
    ``w_i > Q``, save zero-weight positive items, save everything if it fits,
    cap the capacity, fix items by the LP (Dembo-Hammer) bound; then divide the
@@ -79,7 +82,7 @@ from knapsack_audit.reference.validation import (
     validate,
 )
 
-from . import checks, driver
+from . import bounded, checks, driver
 from .backends import (
     PYTHON_BASE_CASE_CELLS,
     ProfileBackend,
@@ -92,9 +95,11 @@ from .grouping import (
     bundle_sizes,
     canonical_copies,
     counts_of_bundles,
+    first_copies,
     group,
     item_types,
     normalise_copies,
+    type_counts,
     with_singletons,
 )
 from .reductions import reduce_instance
@@ -116,6 +121,24 @@ PYTHON_TABLE_CELLS = 1 << 12
 many cells are solved by :class:`.PythonBackend`'s table: about 60 ns per
 cell against about 6 us per kernel launch, three launches per item. This
 bounds the Python work per cell to a constant number of cells per call."""
+
+_BOUNDED_TYPES = True
+"""Knob for tests: when false, repeated types always go through bundles
+(:func:`_solve_items`) instead of :mod:`.bounded`."""
+
+BOUNDED_MAX_TYPES = 256
+""":mod:`.bounded` is tried only on at most this many types: its bound costs
+O(T log T) Python steps, wasted when it then declines. Measured (in process,
+min of 5): Pisinger weakly correlated, n = 2000, Q = 1e5 (1757 types, declined)
+12.4 ms against 9.5 ms through bundles alone; uncorrelated n = 1000, Q = 5000
+(332 types, solved) 1.2 against 1.7 ms; real calls have at most 20 types."""
+
+BOUNDED_MAX_STAGES = 24
+""":mod:`.bounded` solves a core of at most this many stages (one per type, or
+one per bundle of a type split into bundles); above it the bundle path runs.
+Each stage keeps one decision row of ``C + 1`` cells of at most 8 bytes, so
+the decisions stay within ``192 (C + 1)`` bytes; the golden calls need at
+most 19 stages (proofs/12, "Cost")."""
 
 _BOUND_FIXING = True
 """Knob for tests: when false, skip the LP-bound fixing so the DP sees larger cores."""
@@ -232,19 +255,62 @@ def solve_integers(instance: Instance, weights: list[int], values: list[int]) ->
     """An optimal selection for the exact integers ``weights``, ``values`` and
     ``instance.capacity``, copies chosen as SPEC 6.3 says.
 
-    Items of one type ``(w_i, v_i)`` are solved as bundles (:mod:`.grouping`,
-    proofs/10) when that removes at least :data:`_GROUPING_MIN_SAVED_ITEMS`
-    items; either way each type's saved copies are its lowest-indexed ones.
+    Items of one type ``(w_i, v_i)`` are solved as one bounded item type
+    (:mod:`.bounded`, proofs/12), or as bundles (:mod:`.grouping`, proofs/10)
+    when that declines, whenever binary splitting would remove at least
+    :data:`_GROUPING_MIN_SAVED_ITEMS` items; either way each type's saved
+    copies are its lowest-indexed ones.
     """
-    repeated = item_types(weights, values)
-    saved_items = sum(len(c) - len(bundle_sizes(len(c))) for c in repeated if len(c) > 2)
+    if _GROUPING_MIN_SAVED_ITEMS > 0 and len(set(values)) == len(values):
+        # Distinct values, so distinct types: the common case of independent
+        # runtimes, decided by one set of ints (0.4 ms at n = 5000).
+        return sorted(_solve_items(instance, weights, values, windows=True))
+    pairs = list(zip(weights, values, strict=True))
+    copies = type_counts(pairs)
+    saved_items = sum(m - len(bundle_sizes(m)) for m in copies.values() if m > 2)
     if saved_items >= _GROUPING_MIN_SAVED_ITEMS:
-        types = with_singletons(len(weights), repeated)
+        bounded_first = _BOUNDED_TYPES and len(copies) <= BOUNDED_MAX_TYPES
+        taken = _solve_types(instance, copies) if bounded_first else None
+        if taken is not None:
+            return first_copies(pairs, copies, taken)
+        types = with_singletons(len(weights), item_types(weights, values))
         grouped = group(weights, values, types)
         bundles = _solve_items(instance, grouped.weights, grouped.values, windows=False)
         return canonical_copies(types, counts_of_bundles(grouped, bundles))
+    repeated = item_types(weights, values)
     saved = _solve_items(instance, weights, values, windows=True)
     return normalise_copies(len(weights), repeated, saved)
+
+
+def _solve_types(
+    instance: Instance, copies: dict[tuple[int, int], int]
+) -> dict[tuple[int, int], int] | None:
+    """Optimal counts per type by :mod:`.bounded` (proofs/12), or ``None`` when it
+    declines (more than :data:`BOUNDED_MAX_STAGES` decision rows, or values too
+    large for int64)."""
+    pairs = list(copies)
+    type_weights = [w for w, _ in pairs]
+    type_values = [v for _, v in pairs]
+    ranges = bounded.fix_counts(type_weights, type_values, list(copies.values()), instance.capacity)
+    counts = ranges.optimal
+    if counts is None:
+        free = [t for t, (lo, hi) in enumerate(zip(ranges.lo, ranges.hi, strict=True)) if hi > lo]
+        spans = [ranges.hi[t] - ranges.lo[t] for t in free]
+        free_weights = [type_weights[t] for t in free]
+        stages = sum(map(bounded.stage_count, free_weights, spans, [ranges.capacity] * len(free)))
+        if stages > BOUNDED_MAX_STAGES:
+            return None
+        free_values = [type_values[t] for t in free]
+        divisor = math.gcd(*free_values)
+        chosen = bounded.solve_counts(
+            free_weights, [v // divisor for v in free_values], spans, ranges.capacity
+        )
+        if chosen is None:
+            return None
+        counts = list(ranges.lo)
+        for t, count in zip(free, chosen, strict=True):
+            counts[t] += count
+    return dict(zip(pairs, counts, strict=True))
 
 
 def _solve_items(

@@ -1,4 +1,6 @@
-"""Test support: the optimized solver with grouping forced on, SPEC 6.3 asserted.
+"""Test support: the optimized solver with grouping forced on, SPEC 6.3 asserted
+(:func:`solve_grouped`: types through :mod:`optimized.bounded` where it answers;
+:func:`solve_bundled`: always as bundles).
 
 A module-level ``module:function`` target, so the spawned workers of
 :func:`knapsack_audit.exhaustive.verify_small_scope` can load it (they inherit
@@ -47,3 +49,16 @@ def solve_grouped(
     violation = copies_violation(memory, runtime, result[1])
     assert violation is None, f"solve_grouped({memory!r}, {runtime!r}, {max_memory!r}): {violation}"
     return result
+
+
+def solve_bundled(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> tuple[float, list[int], list[int]]:
+    """:func:`solve_grouped` with the bounded path off (``_BOUNDED_TYPES = False``):
+    every instance solved as bundles (proofs/10)."""
+    original = solver._BOUNDED_TYPES
+    solver._BOUNDED_TYPES = False
+    try:
+        return solve_grouped(memory, runtime, max_memory)
+    finally:
+        solver._BOUNDED_TYPES = original

@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from grouping_forced import copies_violation, solve_grouped
+from grouping_forced import copies_violation, solve_bundled, solve_grouped
 
 from knapsack_audit.exhaustive import (
     Expected,
@@ -48,11 +48,13 @@ def test_bundle_sizes_reach_every_count_and_no_more() -> None:
         assert len(sizes) <= copies.bit_length() + 1
 
 
-def test_exhaustive_small_scope_grouping_forced() -> None:
+@pytest.mark.parametrize("target", ["solve_grouped", "solve_bundled"])
+def test_exhaustive_small_scope_grouping_forced(target: str) -> None:
     """SPEC 3.3, 6.3, 7.1 on every instance with n <= 3, weights 0..3, budgets
     0..7 and runtimes {0, 0.5, 1, 2, 3, 1e8, -1} (182,120 instances, with every
-    pattern of copies those allow), every one solved as bundles."""
-    summary = verify_small_scope("grouping_forced:solve_grouped", max_items=3)
+    pattern of copies those allow), every one grouped into types: solved by
+    the bounded path (proofs/12), or always as bundles (proofs/10)."""
+    summary = verify_small_scope(f"grouping_forced:{target}", max_items=3)
     assert summary.instances == 8 * sum(28**k for k in range(4))
     assert summary.failures == []
 
@@ -91,9 +93,10 @@ def first_failure(solve: Solver, runtimes: Sequence[float] = (1.0, 2.0)) -> str 
     return None
 
 
-def test_small_scope_with_grouping_forced_has_no_failure() -> None:
+@pytest.mark.parametrize("solve", [solve_grouped, solve_bundled], ids=["bounded", "bundled"])
+def test_small_scope_with_grouping_forced_has_no_failure(solve: Solver) -> None:
     """SPEC 3.3, 6.3: the in-process scope the planted bugs below run on is passed."""
-    assert first_failure(solve_grouped) is None
+    assert first_failure(solve) is None
 
 
 @pytest.fixture
@@ -158,9 +161,10 @@ def _overshooting_sizes(copies: int) -> list[int]:
 def test_planted_grouping_bugs_are_caught(
     monkeypatch: pytest.MonkeyPatch, module: Any, name: str, mutant: Any
 ) -> None:
-    """SPEC 3.3, 6.3: each bug a pull request could plausibly make is found."""
+    """SPEC 3.3, 6.3: each bug a pull request could plausibly make in the bundle
+    path is found (the bounded path's own bugs: tests/test_bounded.py)."""
     monkeypatch.setattr(module, name, mutant)
-    assert first_failure(solve_grouped) is not None
+    assert first_failure(solve_bundled) is not None
 
 
 def test_runtimes_one_ulp_apart_are_not_copies() -> None:
