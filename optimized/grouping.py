@@ -125,6 +125,14 @@ def bundle_sizes(copies: int) -> list[int]:
     return sizes
 
 
+def bundle_count(copies: int) -> int:
+    """``len(bundle_sizes(copies))`` without building the list: ``p =
+    floor(log2(copies + 1))`` powers, plus the remainder unless ``copies + 1``
+    is a power of two."""
+    powers = (copies + 1).bit_length() - 1
+    return powers + (1 if (copies + 1) & copies else 0)
+
+
 @dataclass(frozen=True)
 class Grouped:
     """The bundle instance of one 0/1 instance.

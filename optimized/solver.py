@@ -92,7 +92,7 @@ from .backends import (
 )
 from .frontier import MAX_ITEMS, solve_by_frontier
 from .grouping import (
-    bundle_sizes,
+    bundle_count,
     canonical_copies,
     counts_of_bundles,
     first_copies,
@@ -267,7 +267,7 @@ def solve_integers(instance: Instance, weights: list[int], values: list[int]) ->
         return sorted(_solve_items(instance, weights, values, windows=True))
     pairs = list(zip(weights, values, strict=True))
     copies = type_counts(pairs)
-    saved_items = sum(m - len(bundle_sizes(m)) for m in copies.values() if m > 2)
+    saved_items = sum([m - bundle_count(m) for m in copies.values() if m > 2])
     if saved_items >= _GROUPING_MIN_SAVED_ITEMS:
         bounded_first = _BOUNDED_TYPES and len(copies) <= BOUNDED_MAX_TYPES
         taken = _solve_types(instance, copies) if bounded_first else None

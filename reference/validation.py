@@ -285,13 +285,11 @@ def integer_runtimes(runtimes: Sequence[float]) -> tuple[list[int], int]:
     # value: flop counts are multiples of large powers of two, whose float
     # hashes share their low bits and collide (measured 4x slower at n = 5000
     # distinct runtimes).
-    if not runtimes:
-        return [], 0
+    if all(map(float.is_integer, runtimes)):  # flop counts: no fraction to scale
+        return list(map(int, runtimes)), 0
     numerators, denominators = zip(*map(float.as_integer_ratio, runtimes), strict=True)
     largest = max(denominators)
     shift = largest.bit_length() - 1
-    if largest == 1:  # integral runtimes (flop counts)
-        return list(numerators), 0
     return list(map(operator.mul, numerators, map(largest.__floordiv__, denominators))), shift
 
 

@@ -38,7 +38,7 @@ Solver = Callable[[list[float], list[float], float], Any]
 
 def test_bundle_sizes_reach_every_count_and_no_more() -> None:
     """SPEC 6.3, proofs/10 Lemma 10.1: the subset sums of bundle_sizes(m) are 0..m,
-    for every m <= 2000, with at most log2(m) + 2 bundles."""
+    for every m <= 2000, with at most log2(m) + 2 bundles, as many as bundle_count says."""
     for copies in range(1, 2001):
         sizes = grouping.bundle_sizes(copies)
         sums = {0}
@@ -46,6 +46,7 @@ def test_bundle_sizes_reach_every_count_and_no_more() -> None:
             sums |= {s + size for s in sums}
         assert sums == set(range(copies + 1)), copies
         assert len(sizes) <= copies.bit_length() + 1
+        assert grouping.bundle_count(copies) == len(sizes)
 
 
 @pytest.mark.parametrize("target", ["solve_grouped", "solve_bundled"])
