@@ -37,14 +37,17 @@ types (splitting a few into bundles), never on items:
    taking the fewest copies on ties.
 
 Exact: every row entry is the value of a count vector, at most
-``sum_t m_t v_t``, which must stay below :data:`MAX_VALUE_TOTAL` (else
-:func:`solve_counts` declines and the bundle path, with Python ints, runs).
+``sum_t m_t v_t``; the row is ``int32`` when that total plus the largest
+``q v`` stays below ``2**30``, else ``int64`` up to :data:`MAX_VALUE_TOTAL`
+(:func:`row_dtype`), else :func:`solve_counts` declines and the bundle
+path, with Python ints, runs.
 
-Cost: O(T log T) Python integer steps per bound round; per stage seven or
+Cost: O(T log T) Python integer steps per bound round; per stage four to
 eight kernel launches over ``C + 1`` cells (the window stage touches ``(m +
-1) (C + 1)``); memory two rows of ``C + w_max`` int64 (the row and, for
-window stages, the scratch) plus the decisions, ``C + 1`` cells of 1, 2, 4
-or 8 bytes per stage.
+1) (C + 1)``); memory the row (``C + w_max`` cells of 4 or 8 bytes), for
+window stages a scratch row of at most ``2 C + w_max`` cells, and the
+decisions: ``C + 1`` cells of 1 or 2 bytes per bundle or unbounded stage,
+and a copy of the row per window stage.
 """
 
 from __future__ import annotations
@@ -63,11 +66,9 @@ first one narrowed (a tighter greedy and bound). Measured on the 37 golden
 135 stages; two decide 15 and leave 113; three to six rounds change nothing."""
 
 MAX_VALUE_TOTAL = 1 << 61
-""":func:`solve_counts` declines when the free types' total value exceeds this:
-the row, its padding sentinel and ``q * v`` must stay inside int64."""
-
-_SENTINEL = -(1 << 62)
-"""Padding below every real row entry; ``_SENTINEL - q v`` stays above ``-2**63``."""
+""":func:`solve_counts` declines when the free types' total value plus the
+largest ``q v`` a stage subtracts exceeds this (:func:`row_dtype`): the row,
+the window sentinel ``-2**62`` and every ``X`` must stay inside int64."""
 
 
 @dataclass(frozen=True)
@@ -174,30 +175,30 @@ def solve_counts(
     weights: Sequence[int], values: Sequence[int], copies: Sequence[int], capacity: int
 ) -> list[int] | None:
     """An optimal count vector ``0 <= k_t <= copies[t]`` of the bounded knapsack,
-    or ``None`` (declined: values beyond :data:`MAX_VALUE_TOTAL`).
+    or ``None`` (declined: values beyond :data:`MAX_VALUE_TOTAL`, :func:`row_dtype`).
 
     Every type must have ``1 <= weights[t] <= capacity`` and ``values[t] > 0``
     (the output of :func:`fix_counts`, shifted by ``lo``). One or more stages
-    per type (:func:`stage_plan`); the row is exact (Lemma 12.2, proofs/04).
+    per type (:func:`stage_kind`); the row is exact (Lemmas 12.2, 12.3).
     """
-    if sum(m * v for m, v in zip(copies, values, strict=True)) > MAX_VALUE_TOTAL:
+    copies = [min(m, capacity // w) for w, m in zip(weights, copies, strict=True)]  # more never fit
+    dtype = row_dtype(weights, values, copies, capacity)
+    if dtype is None:
         return None
     widest = max(weights, default=1)
     # P in row[:capacity + 1]; beyond it, scratch (Lemma 12.2: never read back).
-    row = torch.zeros(capacity + 1 + widest, dtype=torch.int64)
-    copies = [
-        min(m, capacity // w) for w, m in zip(weights, copies, strict=True)
-    ]  # the rest never fit
+    row = torch.zeros(capacity + 1 + widest, dtype=dtype)
     kinds = [stage_kind(w, m, capacity) for w, m in zip(weights, copies, strict=True)]
     lightest = min(
         (w for w, k in zip(weights, kinds, strict=True) if k != "bundle"), default=capacity + 1
     )
-    steps = torch.arange(capacity // lightest + 1, dtype=torch.int64).unsqueeze(1)  # q = 0, 1, ...
+    steps = torch.arange(capacity // lightest + 1, dtype=dtype).unsqueeze(1)  # q = 0, 1, ...
     # Window stages write X below a fixed head of sentinels, filled once.
     head = max(
         (m * w for w, m, k in zip(weights, copies, kinds, strict=True) if k == "window"), default=-1
     )
-    scratch = None if head < 0 else torch.full((head + capacity + widest,), _SENTINEL)
+    sentinel = torch.iinfo(dtype).min // 2
+    scratch = None if head < 0 else torch.full((head + capacity + widest,), sentinel, dtype=dtype)
     stages: list[tuple[int, str, int, int, torch.Tensor]] = []  # (type, kind, w, size, record)
     for t, (w, v, m, kind) in enumerate(zip(weights, values, copies, kinds, strict=True)):
         if kind == "unbounded":
@@ -230,6 +231,25 @@ def solve_counts(
         c -= taken * w
         value -= taken * values[t]
     return counts
+
+
+def row_dtype(
+    weights: Sequence[int], values: Sequence[int], copies: Sequence[int], capacity: int
+) -> torch.dtype | None:
+    """``int32`` or ``int64``, whichever holds every number the stages form, or
+    ``None`` (decline): with ``total = sum_t m_t v_t`` (every row entry lies in
+    ``0..total``) and ``reach = max_t (C // w_t + 1) v_t`` (the largest ``q v``
+    a stage subtracts), every ``X``, ``X + q v`` and scratch cell lies within
+    ``±(total + reach)`` (Lemmas 12.2, 12.3), and the sentinel ``min // 2`` lies
+    below all of them when ``total + reach < 2**30`` (int32) or ``<= 2**61``
+    (int64, :data:`MAX_VALUE_TOTAL`)."""
+    total = sum(m * v for m, v in zip(copies, values, strict=True))
+    reach = max(((capacity // w + 1) * v for w, v in zip(weights, values, strict=True)), default=0)
+    if total + reach < 1 << 30:
+        return torch.int32
+    if total + reach <= MAX_VALUE_TOTAL:
+        return torch.int64
+    return None
 
 
 WINDOW_STAGE_CELLS = 1 << 17
@@ -291,11 +311,11 @@ def _window_stage(
     """``P'[c] = max_{0 <= k <= min(m, c // w)} P[c - k w] + k v`` in place (Lemma 12.3).
 
     ``X`` as in :func:`_unbounded_stage`, written at ``scratch[head:]`` below
-    ``head >= m w`` sentinels; ``P'[q w + r] = q v + max_{q - m <= j <= q}
-    X[j, r]``: one ``amax`` over a strided view of the windows. Returns ``P``
-    before the stage (a copy), from which backtracking finds the count at its
-    one column: the fewest copies that attain the optimum, as the other
-    stages choose on ties."""
+    ``head >= m w`` sentinels (``iinfo.min // 2``, below every ``X``);
+    ``P'[q w + r] = q v + max_{q - m <= j <= q} X[j, r]``: one ``amax`` over a
+    strided view of the windows. Returns ``P`` before the stage (a copy), from
+    which backtracking finds the count at its one column: the fewest copies
+    that attain the optimum, as the other stages choose on ties."""
     before = row[: capacity + 1].clone()
     rows = capacity // w + 1
     grid = row.as_strided((rows, w), (w, 1))

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+import torch
 from grouping_forced import solve_grouped
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -98,6 +99,19 @@ def test_solve_counts_is_optimal_on_the_core_scope() -> None:
     }
     assert kinds == {"unbounded", "window", "bundle"}
     assert first_stage_failure() is None
+
+
+def test_large_values_take_int64_rows_and_beyond_2_61_are_declined() -> None:
+    """SPEC 3.3, proofs/12 "Exactness": every seventh core instance with values
+    times 2**40 runs on int64 rows and stays optimal; values whose ``q v``
+    passes 2**61 are declined (the bundle path's Python ints take them), never
+    wrapped around."""
+    for weights, values, copies, capacity in itertools.islice(core_instances(), 0, None, 7):
+        large = (weights, [v << 40 for v in values], copies, capacity)
+        assert bounded.row_dtype(*large) == torch.int64
+        assert count_failure(large, bounded.solve_counts(*large)) is None
+    assert bounded.row_dtype([1], [1 << 20], [3], 10) == torch.int32
+    assert bounded.solve_counts([1], [1 << 58], [3], 10) is None
 
 
 @pytest.mark.parametrize("kind", ["bundle", "window"])
