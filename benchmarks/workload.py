@@ -12,6 +12,15 @@ Two grids (issue #13), both side by side in one run:
     and one solve for the peak, then ``--repeats`` timed solves (median and
     min). Each selection is judged exactly (feasible, value equal to the
     fixture's oracle optimum).
+``paired``
+    The timing half of ``golden`` in one process, the solvers interleaved:
+    on every ``flops`` call with at least ``--golden-min-items`` items, a
+    warm-up solve by each of :data:`PAIRED_SOLVERS`, then ``--repeats``
+    rounds of one solve each (the order rotating by round). A round's ratios
+    compare solves milliseconds apart, so they survive the slow and fast
+    phases this shared machine drifts through (measured: the same solve 0.44
+    and 0.82 ms a few seconds apart), which separate processes per solver do
+    not; the table reports the median of the per-round ratios and min / min.
 ``multi-budget``
     On every call with at least ``--min-items`` items, torch's knee-point
     search (``KnapsackEvaluator.get_knee_point_memory_budget``, 100 budgets
@@ -66,6 +75,7 @@ from knapsack_audit.reference import dp_knapsack as reference_dp
 from knapsack_audit.reference import quantize
 
 GOLDEN_SOLVERS = ("optimized", "upstream_dp", "upstream_hirschberg", "ortools")
+PAIRED_SOLVERS = ("optimized", "upstream_dp", "upstream_hirschberg")
 RESULTS_PATH = Path(__file__).resolve().parent / "results" / "workload.json"
 KNEE_BUDGETS = 100
 """Budgets torch's knee search evaluates (``get_knee_point_memory_budget``'s default)."""
@@ -118,6 +128,36 @@ def measure_solver(
                 "delta_peak_kib": peak - baseline,
                 "over_budget": weight > fixture.quantized_budget,
                 "exact": exact == fixture.optimum and weight <= fixture.quantized_budget,
+            }
+        )
+    return records
+
+
+def measure_paired(repeats: int, min_items: int) -> list[dict[str, Any]]:
+    """The ``paired`` grid (module docstring): per call and solver, the times of
+    every round, and per round the upstream / ours ratios."""
+    solvers = {name: load_solver(name, 120.0, {}) for name in PAIRED_SOLVERS}
+    records = []
+    for fixture in workload_calls():
+        if fixture.case.n < min_items or fixture.provenance.get("runtime_estimator") != "flops":
+            continue
+        memory, runtime, max_memory = fixture.case.arguments()
+        for solve in solvers.values():
+            solve(memory, runtime, max_memory)  # warm-up on the call itself
+        times: dict[str, list[float]] = {name: [] for name in solvers}
+        for round_number in range(repeats):
+            names = list(solvers)
+            names = names[round_number % len(names) :] + names[: round_number % len(names)]
+            for name in names:
+                start = time.perf_counter()
+                solvers[name](memory, runtime, max_memory)
+                times[name].append(time.perf_counter() - start)
+        records.append(
+            {
+                "call": fixture.name,
+                "n": fixture.case.n,
+                "capacity": fixture.quantized_budget,
+                "times_s": times,
             }
         )
     return records
@@ -270,6 +310,8 @@ def run_grid(grid: str, args: argparse.Namespace) -> dict[str, Any]:
     load_before = read_loadavg()
     if grid == "golden":
         data: Any = {name: _child(name, args) for name in GOLDEN_SOLVERS}
+    elif grid == "paired":
+        data = measure_paired(args.repeats, args.golden_min_items)
     else:
         data = measure_multi_budget(args.min_items, args.repeats)
     return {
@@ -286,7 +328,9 @@ def run_grid(grid: str, args: argparse.Namespace) -> dict[str, Any]:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--grid", choices=("golden", "multi-budget", "all"), default="all")
+    parser.add_argument(
+        "--grid", choices=("golden", "paired", "multi-budget", "all"), default="all"
+    )
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--timeout", type=float, default=120.0, help="ortools' time limit")
     parser.add_argument("--min-items", type=int, default=100, help="multi-budget grid")
@@ -309,7 +353,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     os.environ["OMP_NUM_THREADS"] = "1"
     results = json.loads(args.out.read_text()) if args.out.exists() else {}
-    for grid in ("golden", "multi-budget") if args.grid == "all" else (args.grid,):
+    for grid in ("golden", "paired", "multi-budget") if args.grid == "all" else (args.grid,):
         results[grid] = run_grid(grid, args)
         args.out.write_text(json.dumps(results, indent=1) + "\n")
         print(f"{grid}: {results[grid]['wall_s']:.0f} s", flush=True)

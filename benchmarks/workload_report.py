@@ -11,6 +11,7 @@ canonical solver's knee is the reference, :func:`multi_budget_section`).
 
 from __future__ import annotations
 
+import statistics
 from typing import Any
 
 TARGET_ITEMS = 100
@@ -117,6 +118,46 @@ def golden_section(grid: dict[str, Any]) -> list[str]:
     return lines
 
 
+def paired_section(grid: dict[str, Any]) -> list[str]:
+    """The interleaved timings of the ``paired`` grid and the two speed targets."""
+    lines = ["## Grid `paired` (golden flops calls, solvers interleaved, issue #13)", ""]
+    lines += [*_header(grid)]
+    lines += [
+        "One process; per call a warm-up solve by each solver, then rounds of one solve "
+        "each, the order rotating. 'per round' is the median over rounds of upstream's "
+        "time / ours in the same round; 'min / min' the fastest solves. Only calls with "
+        f"at least {TARGET_ITEMS} items and the `flops` estimator (the targets' calls).",
+        "",
+        "| call | n | Q | ours min (ms) | dp / ours per round | dp / ours min / min "
+        "| hirschberg / ours per round | hirschberg / ours min / min |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    failures: dict[str, list[str]] = {"dp": [], "hirschberg": []}
+    for record in grid["results"]:
+        times = record["times_s"]
+        ours = times["optimized"]
+        cells = []
+        for name, label in (("upstream_dp", "dp"), ("upstream_hirschberg", "hirschberg")):
+            per_round = statistics.median(t / o for t, o in zip(times[name], ours, strict=True))
+            cells += [f"{per_round:.1f}", f"{min(times[name]) / min(ours):.1f}"]
+            if per_round < SPEEDUP_NEEDED:
+                failures[label].append(f"{record['call']} ({per_round:.1f}x)")
+        lines.append(
+            f"| {record['call']} | {record['n']} | {record['capacity']} "
+            f"| {min(ours) * 1e3:.2f} | " + " | ".join(cells) + " |"
+        )
+    lines += [
+        "",
+        "| target (per-round median) | verdict |",
+        "|---|---|",
+        f"| >= {SPEEDUP_NEEDED:.0f}x vs upstream dp on every call | {_verdict(failures['dp'])} |",
+        f"| >= {SPEEDUP_NEEDED:.0f}x vs upstream hirschberg on every call "
+        f"| {_verdict(failures['hirschberg'])} |",
+        "",
+    ]
+    return lines
+
+
 def multi_budget_section(grid: dict[str, Any]) -> list[str]:
     """The knee-search table and its targets. The speed target is judged on the
     ``served`` search (what ``serve_budgets_from_frontiers`` installs); the knee
@@ -178,6 +219,8 @@ def workload_sections(workload: dict[str, Any]) -> list[str]:
     lines: list[str] = []
     if "golden" in workload:
         lines += golden_section(workload["golden"])
+    if "paired" in workload:
+        lines += paired_section(workload["paired"])
     if "multi-budget" in workload:
         lines += multi_budget_section(workload["multi-budget"])
     return lines
