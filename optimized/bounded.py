@@ -118,8 +118,11 @@ def fix_counts(
             free.append(t)
     # Decreasing v/w, ties by index (a stable sort of ascending indices). The
     # order only affects how strong the bound is, never its validity (Lemma
-    # 12.1 holds for any r >= 0), so rounding in the key is harmless.
-    free.sort(key=lambda t: -values[t] / weights[t])
+    # 12.1 holds for any r >= 0), so rounding in the key is harmless; values
+    # are shifted right by a common amount so the quotient never overflows a
+    # float (a subnormal runtime scales the others by up to 2**1074).
+    shift = max(0, max((values[t] for t in free), default=0).bit_length() - 1000)
+    free.sort(key=lambda t: -((values[t] >> shift) / weights[t]))
     room = capacity
     for _ in range(MAX_BOUND_ROUNDS):
         spans, total = [], 0

@@ -114,6 +114,17 @@ def test_large_values_take_int64_rows_and_beyond_2_61_are_declined() -> None:
     assert bounded.solve_counts([1], [1 << 58], [3], 10) is None
 
 
+def test_fix_counts_orders_huge_values_without_overflow() -> None:
+    """SPEC 1.7, 3.3: a subnormal runtime scales the others by up to 2**1074
+    (SPEC 3.1); the bound's float ordering key must not overflow (found by
+    ``knapsack-audit verify`` on [1e8, 0, 0, -2.2250738585e-313, 0])."""
+    huge = [3 << 1100, 1 << 1100, 5]
+    ranges = bounded.fix_counts([2, 1, 1], huge, [2, 3, 1], 3)
+    instance = ([2, 1, 1], huge, [2, 3, 1], 3)
+    for counts in _without_nonpositive(brute_force(*instance)[1], huge):
+        assert all(lo <= k <= hi for lo, k, hi in zip(ranges.lo, counts, ranges.hi, strict=True))
+
+
 @pytest.mark.parametrize("kind", ["bundle", "window"])
 def test_every_type_solved_by_one_stage_kind(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
     """SPEC 3.3, proofs/12 Lemma 12.3 and 10.1: forcing every type through bundles,
