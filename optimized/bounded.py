@@ -175,10 +175,15 @@ def fix_counts(
 
 
 def solve_counts(
-    weights: Sequence[int], values: Sequence[int], copies: Sequence[int], capacity: int
+    weights: Sequence[int],
+    values: Sequence[int],
+    copies: Sequence[int],
+    capacity: int,
+    max_stages: int | None = None,
 ) -> list[int] | None:
     """An optimal count vector ``0 <= k_t <= copies[t]`` of the bounded knapsack,
-    or ``None`` (declined: values beyond :data:`MAX_VALUE_TOTAL`, :func:`row_dtype`).
+    or ``None`` (declined: values beyond :data:`MAX_VALUE_TOTAL`, :func:`row_dtype`,
+    or more than ``max_stages`` stages, each one decision row).
 
     Every type must have ``1 <= weights[t] <= capacity`` and ``values[t] > 0``
     (the output of :func:`fix_counts`, shifted by ``lo``). One or more stages
@@ -192,6 +197,11 @@ def solve_counts(
     # P in row[:capacity + 1]; beyond it, scratch (Lemma 12.2: never read back).
     row = torch.zeros(capacity + 1 + widest, dtype=dtype)
     kinds = [stage_kind(w, m, capacity) for w, m in zip(weights, copies, strict=True)]
+    stage_total = sum(
+        bundle_count(m) if k == "bundle" else 1 for m, k in zip(copies, kinds, strict=True)
+    )
+    if max_stages is not None and stage_total > max_stages:
+        return None
     lightest = min(
         (w for w, k in zip(weights, kinds, strict=True) if k != "bundle"), default=capacity + 1
     )
@@ -202,24 +212,24 @@ def solve_counts(
     )
     sentinel = torch.iinfo(dtype).min // 2
     scratch = None if head < 0 else torch.full((head + capacity + widest,), sentinel, dtype=dtype)
-    stages: list[tuple[int, str, int, int, torch.Tensor]] = []  # (type, kind, w, size, record)
+    stages: list[tuple[int, str, int, torch.Tensor]] = []  # (type, kind, copies, record)
     for t, (w, v, m, kind) in enumerate(zip(weights, values, copies, kinds, strict=True)):
         if kind == "unbounded":
-            stages.append((t, kind, w, 0, _unbounded_stage(row, steps, w, v, capacity)))
+            stages.append((t, kind, m, _unbounded_stage(row, steps, w, v, capacity)))
         elif kind == "window":
             assert scratch is not None
             record = _window_stage(row, scratch, head, steps, w, v, m, capacity)
-            stages.append((t, kind, w, m, record))
+            stages.append((t, kind, m, record))
         else:
             for size in bundle_sizes(m):
                 record = _bundle_stage(row, size * w, size * v, capacity)
-                stages.append((t, kind, size * w, size, record))
+                stages.append((t, kind, size, record))
     counts = [0] * len(weights)
     c, value = capacity, int(row[capacity])  # the optimum still to account for at c
-    for t, kind, w, size, record in reversed(stages):
-        if kind == "bundle":  # ``size`` copies weighing ``w`` together, taken if strictly better
-            taken = size if c >= w and bool(record[c - w]) else 0
-            w //= size
+    for t, kind, size, record in reversed(stages):
+        w = weights[t]
+        if kind == "bundle":  # ``size`` copies together, taken if strictly better
+            taken = size if c >= size * w and bool(record[c - size * w]) else 0
         elif kind == "unbounded":  # record[q, r] = q - k at c = q w + r
             q, r = divmod(c, w)
             taken = q - int(record[q, r])
@@ -271,11 +281,6 @@ def stage_kind(w: int, m: int, capacity: int) -> str:
     if m <= 2 or (capacity + 1) * (m + 1) > WINDOW_STAGE_CELLS:
         return "bundle"
     return "window"
-
-
-def stage_count(w: int, m: int, capacity: int) -> int:
-    """Decision rows :func:`solve_counts` records for that type."""
-    return bundle_count(m) if stage_kind(w, m, capacity) == "bundle" else 1
 
 
 def _count_dtype(limit: int) -> torch.dtype:

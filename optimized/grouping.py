@@ -54,15 +54,21 @@ def item_types(weights: Sequence[int], values: Sequence[int]) -> list[list[int]]
         # runtimes, decided by one set of ints (0.4 ms at n = 5000).
         return []
     pairs = list(zip(weights, values, strict=True))
-    counts = Counter(pairs)
-    if len(counts) == len(pairs):
+    return repeated_types(pairs, type_counts(pairs))
+
+
+def repeated_types(
+    pairs: Sequence[tuple[int, int]], copies: Counter[tuple[int, int]]
+) -> list[list[int]]:
+    """:func:`item_types` from the pairs ``(w_i, v_i)`` and their :func:`type_counts`."""
+    if len(copies) == len(pairs):
         return []
-    number = {pair: t for t, pair in enumerate(counts)}  # by first copy
+    number = {pair: t for t, pair in enumerate(copies)}  # by first copy
     members: list[list[int]] = [[] for _ in number]
-    appenders = [copies.append for copies in members]
+    appenders = [indices.append for indices in members]
     for i, t in enumerate(map(number.__getitem__, pairs)):
         appenders[t](i)
-    return [copies for copies in members if len(copies) > 1]
+    return [indices for indices in members if len(indices) > 1]
 
 
 def with_singletons(n_items: int, repeated: Sequence[Sequence[int]]) -> list[list[int]]:

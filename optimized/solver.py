@@ -97,8 +97,8 @@ from .grouping import (
     counts_of_bundles,
     first_copies,
     group,
-    item_types,
     normalise_copies,
+    repeated_types,
     type_counts,
     with_singletons,
 )
@@ -273,11 +273,11 @@ def solve_integers(instance: Instance, weights: list[int], values: list[int]) ->
         taken = _solve_types(instance, copies) if bounded_first else None
         if taken is not None:
             return first_copies(pairs, copies, taken)
-        types = with_singletons(len(weights), item_types(weights, values))
+        types = with_singletons(len(weights), repeated_types(pairs, copies))
         grouped = group(weights, values, types)
         bundles = _solve_items(instance, grouped.weights, grouped.values, windows=False)
         return canonical_copies(types, counts_of_bundles(grouped, bundles))
-    repeated = item_types(weights, values)
+    repeated = repeated_types(pairs, copies)
     saved = _solve_items(instance, weights, values, windows=True)
     return normalise_copies(len(weights), repeated, saved)
 
@@ -295,15 +295,14 @@ def _solve_types(
     counts = ranges.optimal
     if counts is None:
         free = [t for t, (lo, hi) in enumerate(zip(ranges.lo, ranges.hi, strict=True)) if hi > lo]
-        spans = [ranges.hi[t] - ranges.lo[t] for t in free]
-        free_weights = [type_weights[t] for t in free]
-        stages = sum(map(bounded.stage_count, free_weights, spans, [ranges.capacity] * len(free)))
-        if stages > BOUNDED_MAX_STAGES:
-            return None
         free_values = [type_values[t] for t in free]
         divisor = math.gcd(*free_values)
         chosen = bounded.solve_counts(
-            free_weights, [v // divisor for v in free_values], spans, ranges.capacity
+            [type_weights[t] for t in free],
+            [v // divisor for v in free_values],
+            [ranges.hi[t] - ranges.lo[t] for t in free],
+            ranges.capacity,
+            BOUNDED_MAX_STAGES,
         )
         if chosen is None:
             return None

@@ -130,9 +130,9 @@ def _powers_only(copies: int) -> list[int]:
     return [1 << k for k in range((copies + 1).bit_length() - 1)]
 
 
-def _weight_only_types(weights: Sequence[int], values: Sequence[int]) -> list[list[int]]:
+def _weight_only_types(pairs: Sequence[tuple[int, int]], copies: Any) -> list[list[int]]:
     by_weight: dict[int, list[int]] = {}
-    for i, w in enumerate(weights):
+    for i, (w, _) in enumerate(pairs):
         by_weight.setdefault(w, []).append(i)
     return list(by_weight.values())
 
@@ -154,7 +154,7 @@ def _overshooting_sizes(copies: int) -> list[int]:
     [
         (grouping, "bundle_sizes", _powers_only),  # remainder dropped: m = 2 saves 1 copy
         (grouping, "bundle_sizes", _overshooting_sizes),  # 1, 2, 4 for m = 5
-        (solver, "item_types", _weight_only_types),  # type keyed by weight only
+        (solver, "repeated_types", _weight_only_types),  # type keyed by weight only
         (solver, "canonical_copies", _last_copies),  # highest-indexed copies
     ],
     ids=["remainder-dropped", "sizes-overshoot", "weight-only-key", "last-copies"],
