@@ -16,8 +16,13 @@ types (splitting a few into bundles), never on items:
    value, a count ``j`` away from the LP's side of the box costs at least
    ``j |v_t - r w_t|`` of the bound, so ``j <= slack / |d_t|`` (Lemma 12.1).
    When the greedy fill reaches the integer bound it is optimal (R7).
-2. :func:`solve_counts` solves what is left (usually 1 to 7 types) on one
-   profile row ``P[c] = OPT(types so far, c)`` of ``C + 1`` int64, with
+2. :func:`search_counts` solves what is left (usually 1 to 7 types) by
+   depth-first branch and bound in efficiency order (Lemma 12.4): counts
+   from the most down, cut by the floor of the LP bound, which never rises
+   as a count falls, so the first cut ends a depth. It gives up after
+   :data:`SEARCH_MAX_NODES` branches, and then
+3. :func:`solve_counts` solves the same core on one profile row
+   ``P[c] = OPT(types so far, c)`` of ``C + 1`` cells, with
    ``c = q w + r`` and ``X[q, r] = P[q w + r] - q v`` for a type ``(w, v)``
    with ``m`` free copies (clipped to ``C // w``)::
 
@@ -31,10 +36,14 @@ types (splitting a few into bundles), never on items:
    - otherwise the type's bundles (Lemma 10.1), each a 0/1 stage
      ``P'[c] = max(P[c], P[c - W] + V)``.
 
-   Each stage records its decision per column (the maximising row in
-   ``int16`` or ``int32``, one ``bool``, or for a window stage the row
-   before it), and backtracking from ``C`` reads one column per stage,
-   taking the fewest copies on ties.
+   Each type keeps the row from before its stages; backtracking from ``C``
+   reads one strided slice of it per type.
+
+Ties (proofs/12, "Ties"): every path returns the same optimal vector, the
+lexicographically largest in :func:`efficiency_order` (most copies of the
+most efficient type first): R4 and R7 by construction, the search by Lemma
+12.4, the stages by backtracking from the most efficient type, taking the
+most copies that attain the optimum left.
 
 Exact: every row entry is the value of a count vector, at most
 ``sum_t m_t v_t``; the row is ``int32`` when that total plus the largest
@@ -42,16 +51,18 @@ Exact: every row entry is the value of a count vector, at most
 (:func:`row_dtype`), else :func:`solve_counts` declines and the bundle
 path, with Python ints, runs.
 
-Cost: O(T log T) Python integer steps per bound round; per stage four to
-eight kernel launches over ``C + 1`` cells (the window stage touches ``(m +
+Cost: O(T log T) Python integer steps per bound round; at most
+:data:`SEARCH_MAX_NODES` branches of O(log T) for the search; per stage two
+to six kernel launches over ``C + 1`` cells (the window stage touches ``(m +
 1) (C + 1)``); memory the row (``C + w_max`` cells of 4 or 8 bytes), for
-window stages a scratch row of at most ``2 C + w_max`` cells, and the
-decisions: ``C + 1`` cells of 1 or 2 bytes per bundle or unbounded stage,
-and a copy of the row per window stage.
+window stages a scratch row of at most ``2 C + w_max`` cells, for unbounded
+stages ``cummax``'s ``C + w_max`` int64 indices, and a copy of the row per
+type.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -91,6 +102,35 @@ def allowed_deviation(slack: int, cost: int) -> int:
     return slack // cost
 
 
+def efficiency_order(
+    weights: Sequence[int], values: Sequence[int], types: Sequence[int]
+) -> list[int]:
+    """``types`` (each ``w_t >= 1``) by decreasing ``v_t / w_t``, exactly, ties by
+    ascending index: the order of the greedy fill, of the LP bound and of the
+    tie rule (proofs/12, "Ties").
+
+    A float key sorts first; values are shifted right by a common amount so
+    the quotient never overflows a float (a subnormal runtime scales the
+    others by up to 2**1074). An insertion pass with exact cross products
+    then repairs any pair the rounded key misordered (none, or a few
+    neighbours, so O(T) after the O(T log T) sort).
+    """
+    shift = max(0, max((values[t] for t in types), default=0).bit_length() - 1000)
+    order = sorted(types, key=lambda t: (-((values[t] >> shift) / weights[t]), t))
+    for i in range(1, len(order)):
+        j = i
+        while j and _before(weights, values, order[j], order[j - 1]):
+            order[j - 1], order[j] = order[j], order[j - 1]
+            j -= 1
+    return order
+
+
+def _before(weights: Sequence[int], values: Sequence[int], t: int, u: int) -> bool:
+    """Whether type ``t`` precedes ``u``: ``v_t / w_t > v_u / w_u``, or equal and ``t < u``."""
+    difference = values[t] * weights[u] - values[u] * weights[t]
+    return difference > 0 or (difference == 0 and t < u)
+
+
 def fix_counts(
     weights: Sequence[int], values: Sequence[int], copies: Sequence[int], capacity: int
 ) -> CountRanges:
@@ -116,13 +156,7 @@ def fix_counts(
             lo[t] = hi[t]
         else:
             free.append(t)
-    # Decreasing v/w, ties by index (a stable sort of ascending indices). The
-    # order only affects how strong the bound is, never its validity (Lemma
-    # 12.1 holds for any r >= 0), so rounding in the key is harmless; values
-    # are shifted right by a common amount so the quotient never overflows a
-    # float (a subnormal runtime scales the others by up to 2**1074).
-    shift = max(0, max((values[t] for t in free), default=0).bit_length() - 1000)
-    free.sort(key=lambda t: -((values[t] >> shift) / weights[t]))
+    free = efficiency_order(weights, values, free)
     room = capacity
     for _ in range(MAX_BOUND_ROUNDS):
         spans, total = [], 0
@@ -181,69 +215,178 @@ def solve_counts(
     capacity: int,
     max_stages: int | None = None,
 ) -> list[int] | None:
-    """An optimal count vector ``0 <= k_t <= copies[t]`` of the bounded knapsack,
-    or ``None`` (declined: values beyond :data:`MAX_VALUE_TOTAL`, :func:`row_dtype`,
-    or more than ``max_stages`` stages, each one decision row).
+    """The lex-max optimal count vector ``0 <= k_t <= copies[t]`` of the bounded
+    knapsack (proofs/12, "Ties"), or ``None`` (declined: values beyond
+    :data:`MAX_VALUE_TOTAL`, :func:`row_dtype`, or more than ``max_stages``
+    stages).
 
     Every type must have ``1 <= weights[t] <= capacity`` and ``values[t] > 0``
-    (the output of :func:`fix_counts`, shifted by ``lo``). One or more stages
-    per type (:func:`stage_kind`); the row is exact (Lemmas 12.2, 12.3).
+    (the output of :func:`fix_counts`, shifted by ``lo``). The types run from
+    the least efficient to the most (:func:`efficiency_order`), one or more
+    stages each (:func:`stage_kind`), on one profile row (Lemmas 12.2, 12.3);
+    each type keeps the row from before its stages, and backtracking from
+    ``C`` takes, type by type from the most efficient, the most copies that
+    attain the optimum left.
     """
     copies = [min(m, capacity // w) for w, m in zip(weights, copies, strict=True)]  # more never fit
     dtype = row_dtype(weights, values, copies, capacity)
     if dtype is None:
         return None
-    widest = max(weights, default=1)
-    # P in row[:capacity + 1]; beyond it, scratch (Lemma 12.2: never read back).
-    row = torch.zeros(capacity + 1 + widest, dtype=dtype)
     kinds = [stage_kind(w, m, capacity) for w, m in zip(weights, copies, strict=True)]
     stage_total = sum(
         bundle_count(m) if k == "bundle" else 1 for m, k in zip(copies, kinds, strict=True)
     )
     if max_stages is not None and stage_total > max_stages:
         return None
-    lightest = min(
-        (w for w, k in zip(weights, kinds, strict=True) if k != "bundle"), default=capacity + 1
-    )
-    steps = torch.arange(capacity // lightest + 1, dtype=dtype).unsqueeze(1)  # q = 0, 1, ...
+    widest = max(weights, default=1)
+    # P in row[:capacity + 1]; beyond it, scratch (Lemma 12.2: never read back).
+    row = torch.zeros(capacity + 1 + widest, dtype=dtype)
+    gridded = [w for w, k in zip(weights, kinds, strict=True) if k != "bundle"]
+    steps = torch.arange(capacity // min(gridded, default=capacity + 1) + 1, dtype=dtype)
+    steps = steps.unsqueeze(1)  # q = 0, 1, ...
+    # cummax's indices (never read), one buffer for every unbounded stage
+    indices = torch.empty(capacity + widest if "unbounded" in kinds else 0, dtype=torch.int64)
     # Window stages write X below a fixed head of sentinels, filled once.
     head = max(
         (m * w for w, m, k in zip(weights, copies, kinds, strict=True) if k == "window"), default=-1
     )
     sentinel = torch.iinfo(dtype).min // 2
     scratch = None if head < 0 else torch.full((head + capacity + widest,), sentinel, dtype=dtype)
-    stages: list[tuple[int, str, int, torch.Tensor]] = []  # (type, kind, copies, record)
-    for t, (w, v, m, kind) in enumerate(zip(weights, values, copies, kinds, strict=True)):
+    order = efficiency_order(weights, values, range(len(weights)))
+    before: dict[int, torch.Tensor] = {}  # per type, P before its stages
+    for t in reversed(order):
+        w, v, m, kind = weights[t], values[t], copies[t], kinds[t]
+        before[t] = row[: capacity + 1].clone()
         if kind == "unbounded":
-            stages.append((t, kind, m, _unbounded_stage(row, steps, w, v, capacity)))
+            _unbounded_stage(row, steps, indices, w, v, capacity)
         elif kind == "window":
             assert scratch is not None
-            record = _window_stage(row, scratch, head, steps, w, v, m, capacity)
-            stages.append((t, kind, m, record))
+            _window_stage(row, scratch, head, steps, w, v, m, capacity)
         else:
             for size in bundle_sizes(m):
-                record = _bundle_stage(row, size * w, size * v, capacity)
-                stages.append((t, kind, size, record))
+                _bundle_stage(row, size * w, size * v, capacity)
     counts = [0] * len(weights)
     c, value = capacity, int(row[capacity])  # the optimum still to account for at c
-    for t, kind, size, record in reversed(stages):
-        w = weights[t]
-        if kind == "bundle":  # ``size`` copies together, taken if strictly better
-            taken = size if c >= size * w and bool(record[c - size * w]) else 0
-        elif kind == "unbounded":  # record[q, r] = q - k at c = q w + r
-            q, r = divmod(c, w)
-            taken = q - int(record[q, r])
-        else:  # record = P before the stage: the fewest k with P[c - k w] + k v = value
-            deepest = min(size, c // w)
-            before = record[c - deepest * w : c + 1 : w].tolist()[::-1]  # k = 0..deepest
-            found = [k for k, p in enumerate(before) if p + k * values[t] == value]
-            if not found:
-                raise RuntimeError(f"bounded: no count of type {t} attains {value} at {c}")
-            taken = found[0]
-        counts[t] += taken
+    for t in order:
+        w, v = weights[t], values[t]
+        deepest = min(copies[t], c // w)
+        # P before the type at c - k w, for k = deepest down to 0 (12.0)
+        previous = before[t][c - deepest * w : c + 1 : w].tolist()
+        taken = next(
+            (deepest - i for i, p in enumerate(previous) if p + (deepest - i) * v == value), -1
+        )
+        if taken < 0:
+            raise RuntimeError(f"bounded: no count of type {t} attains {value} at {c}")
+        counts[t] = taken
         c -= taken * w
-        value -= taken * values[t]
+        value -= taken * v
     return counts
+
+
+SEARCH_MAX_NODES = 256
+""":func:`search_counts` gives up after this many branches (the solver then runs
+:func:`solve_counts`): a branch costs about 1 us of Python, a stage 15-60 us
+of kernel launches, so giving up wastes at most about 0.25 ms. Measured on
+the 22 golden ``flops`` calls of at least 100 items that the bound leaves
+open: 2 to 147 branches (median 21), 0.02-0.2 ms against 0.2-0.5 ms for the
+stages (in process, min of 20)."""
+
+
+def fractional_fill(
+    weight_sums: Sequence[int],
+    value_sums: Sequence[int],
+    weights: Sequence[int],
+    values: Sequence[int],
+    d: int,
+    room: int,
+) -> int:
+    """The floor of the LP optimum of types ``d..`` (in :func:`efficiency_order`,
+    ``weight_sums`` and ``value_sums`` their whole-type prefix sums) in ``room``
+    units: the types that fit whole, then a fraction of the next (Dantzig)."""
+    s = bisect_right(weight_sums, room + weight_sums[d], d) - 1  # types d..s-1 fit whole
+    bound = value_sums[s] - value_sums[d]
+    if s < len(weights):
+        bound += (room - weight_sums[s] + weight_sums[d]) * values[s] // weights[s]
+    return bound
+
+
+class _SearchExhausted(Exception):
+    """:func:`search_counts` met its node budget."""
+
+
+def search_counts(
+    weights: Sequence[int],
+    values: Sequence[int],
+    copies: Sequence[int],
+    capacity: int,
+    max_nodes: int | None = None,
+) -> list[int] | None:
+    """The lex-max optimal count vector (as :func:`solve_counts`) by depth-first
+    branch and bound (Lemma 12.4), or ``None`` after ``max_nodes`` branches
+    (default :data:`SEARCH_MAX_NODES`).
+
+    Same preconditions as :func:`solve_counts`. Types in :func:`efficiency_order`;
+    at depth ``d`` the count of type ``d`` runs from its most down to 0, the
+    last type takes all that fits. A branch is cut when the floor of its LP
+    bound (the prefix value, plus the fractional greedy fill of the types
+    after ``d``) cannot beat the best vector so far; that bound never rises
+    as the count falls, so the first cut ends the depth. Only a strictly
+    better leaf replaces the best, so the best is the first optimal vector in
+    the lexicographic order descending; the search stops early when a leaf
+    reaches the root's bound. Python integers throughout: exact.
+    """
+    if max_nodes is None:
+        max_nodes = SEARCH_MAX_NODES
+    order = efficiency_order(weights, values, range(len(weights)))
+    if not order:
+        return []
+    tw = [weights[t] for t in order]
+    tv = [values[t] for t in order]
+    tm = [min(copies[t], capacity // weights[t]) for t in order]
+    last = len(order) - 1
+    # whole-type prefix sums: the LP fill of types d.. is a bisection on them
+    weight_sums, value_sums = [0], [0]
+    for w, v, m in zip(tw, tv, tm, strict=True):
+        weight_sums.append(weight_sums[-1] + m * w)
+        value_sums.append(value_sums[-1] + m * v)
+
+    def lp_bound(d: int, room: int) -> int:
+        return fractional_fill(weight_sums, value_sums, tw, tv, d, room)
+
+    target = lp_bound(0, capacity)
+    best, best_counts, nodes = -1, [0] * len(order), 0
+    counts = [0] * len(order)
+
+    def descend(d: int, room: int, value: int) -> bool:
+        """Branches of type ``d`` onwards; true when a leaf reached ``target``."""
+        nonlocal best, best_counts, nodes
+        w, v = tw[d], tv[d]
+        most = min(tm[d], room // w)
+        if d == last:
+            counts[d] = most
+            if value + most * v > best:
+                best, best_counts = value + most * v, list(counts)
+            return best == target
+        for count in range(most, -1, -1):
+            nodes += 1
+            if nodes > max_nodes:
+                raise _SearchExhausted
+            left = room - count * w
+            if value + count * v + lp_bound(d + 1, left) <= best:
+                break
+            counts[d] = count
+            if descend(d + 1, left, value + count * v):
+                return True
+        return False
+
+    try:
+        descend(0, capacity, 0)
+    except _SearchExhausted:
+        return None
+    chosen = [0] * len(weights)
+    for t, count in zip(order, best_counts, strict=True):
+        chosen[t] = count
+    return chosen
 
 
 def row_dtype(
@@ -283,27 +426,21 @@ def stage_kind(w: int, m: int, capacity: int) -> str:
     return "window"
 
 
-def _count_dtype(limit: int) -> torch.dtype:
-    return torch.int16 if limit <= torch.iinfo(torch.int16).max else torch.int32
-
-
 def _unbounded_stage(
-    row: torch.Tensor, steps: torch.Tensor, w: int, v: int, capacity: int
-) -> torch.Tensor:
+    row: torch.Tensor, steps: torch.Tensor, indices: torch.Tensor, w: int, v: int, capacity: int
+) -> None:
     """``P'[c] = max_{0 <= k <= c // w} P[c - k w] + k v`` in place (Lemma 12.2).
 
     With ``c = q w + r`` and ``X[q, r] = P[q w + r] - q v``: ``P'[q w + r] =
-    q v + max_{j <= q} X[j, r]``, one ``cummax`` down the ``(q, r)`` grid.
-    Returns ``J[q, r] = j``, the maximising row (the count taken is ``q - j``),
-    in ``int16`` or ``int32``. ``steps`` is the column ``0, 1, 2, ...``."""
+    q v + max_{j <= q} X[j, r]``, one ``cummax`` down the ``(q, r)`` grid
+    (``indices`` receives its argmax, which nothing reads). ``steps`` is the
+    column ``0, 1, 2, ...``."""
     rows = capacity // w + 1
     grid = row.as_strided((rows, w), (w, 1))  # grid[q, r] = P[q w + r]
     q = steps[:rows]
     grid.sub_(q, alpha=v)
-    argmax = torch.empty((rows, w), dtype=torch.int64)
-    torch.cummax(grid, 0, out=(grid, argmax))
+    torch.cummax(grid, 0, out=(grid, indices[: rows * w].view(rows, w)))
     grid.add_(q, alpha=v)
-    return argmax.to(_count_dtype(rows))
 
 
 def _window_stage(
@@ -315,16 +452,13 @@ def _window_stage(
     v: int,
     m: int,
     capacity: int,
-) -> torch.Tensor:
+) -> None:
     """``P'[c] = max_{0 <= k <= min(m, c // w)} P[c - k w] + k v`` in place (Lemma 12.3).
 
     ``X`` as in :func:`_unbounded_stage`, written at ``scratch[head:]`` below
     ``head >= m w`` sentinels (``iinfo.min // 2``, below every ``X``);
     ``P'[q w + r] = q v + max_{q - m <= j <= q} X[j, r]``: one ``amax`` over a
-    strided view of the windows. Returns ``P`` before the stage (a copy), from
-    which backtracking finds the count at its one column: the fewest copies
-    that attain the optimum, as the other stages choose on ties."""
-    before = row[: capacity + 1].clone()
+    strided view of the windows."""
     rows = capacity // w + 1
     grid = row.as_strided((rows, w), (w, 1))
     q = steps[:rows]
@@ -332,14 +466,9 @@ def _window_stage(
     # the window of q: X[q - m .. q], scratch rows q..q+m counted from head - m w
     windows = scratch.as_strided((rows, w, m + 1), (w, 1, w), head - m * w)
     torch.add(windows.amax(dim=2), q, alpha=v, out=grid)
-    return before
 
 
-def _bundle_stage(row: torch.Tensor, w: int, v: int, capacity: int) -> torch.Tensor:
-    """``P'[c] = max(P[c], P[c - w] + v)`` in place; returns ``T`` with
-    ``T[c - w]`` true where the bundle is taken (strictly better), ``c >= w``."""
+def _bundle_stage(row: torch.Tensor, w: int, v: int, capacity: int) -> None:
+    """``P'[c] = max(P[c], P[c - w] + v)`` in place, for ``c >= w``."""
     kept = row[w : capacity + 1]
-    candidate = row[: capacity + 1 - w] + v
-    taken = torch.gt(candidate, kept)
-    torch.maximum(kept, candidate, out=kept)
-    return taken
+    torch.maximum(kept, row[: capacity + 1 - w] + v, out=kept)

@@ -297,13 +297,15 @@ def _solve_types(
         free = [t for t, (lo, hi) in enumerate(zip(ranges.lo, ranges.hi, strict=True)) if hi > lo]
         free_values = [type_values[t] for t in free]
         divisor = math.gcd(*free_values)
-        chosen = bounded.solve_counts(
+        core = (
             [type_weights[t] for t in free],
             [v // divisor for v in free_values],
             [ranges.hi[t] - ranges.lo[t] for t in free],
             ranges.capacity,
-            BOUNDED_MAX_STAGES,
         )
+        chosen = bounded.search_counts(*core)
+        if chosen is None:
+            chosen = bounded.solve_counts(*core, BOUNDED_MAX_STAGES)
         if chosen is None:
             return None
         counts = list(ranges.lo)

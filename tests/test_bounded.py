@@ -12,9 +12,11 @@ Planted bugs show that each check can fail.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 from collections import Counter
 from collections.abc import Callable, Iterator
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -26,6 +28,7 @@ from hypothesis import strategies as st
 from knapsack_audit.optimized import bounded, grouping, solver
 
 Instance = tuple[list[int], list[int], list[int], int]
+DEFAULT_SEARCH_NODES = bounded.SEARCH_MAX_NODES
 
 
 def brute_force(
@@ -61,9 +64,24 @@ def count_failure(instance: Instance, counts: list[int] | None) -> str | None:
         return f"{instance}: counts {counts} outside 0..copies"
     if sum(k * w for k, w in zip(counts, weights, strict=True)) > capacity:
         return f"{instance}: counts {counts} over the capacity"
-    best, _ = brute_force(*instance)
+    best, optimal = brute_force(*instance)
     value = sum(k * v for k, v in zip(counts, values, strict=True))
-    return None if value == best else f"{instance}: value {value}, optimum {best}"
+    if value != best:
+        return f"{instance}: value {value}, optimum {best}"
+    expected = lex_max(instance, optimal)
+    if tuple(counts) != expected:
+        return f"{instance}: counts {counts}, the tie rule wants {expected}"
+    return None
+
+
+def lex_max(instance: Instance, optimal: set[tuple[int, ...]]) -> tuple[int, ...]:
+    """proofs/12 "Ties": of the optimal vectors that save no type of value <= 0,
+    the lexicographically largest with the types of ``w > 0`` read by
+    decreasing ``v / w`` (exact fractions), ties by ascending index."""
+    weights, values, _, _ = instance
+    positive = [t for t, (w, v) in enumerate(zip(weights, values, strict=True)) if w > 0 < v]
+    order = sorted(positive, key=lambda t: (-Fraction(values[t], weights[t]), t))
+    return max(_without_nonpositive(optimal, values), key=lambda k: [k[t] for t in order])
 
 
 def core_instances() -> Iterator[Instance]:
@@ -77,11 +95,12 @@ def core_instances() -> Iterator[Instance]:
                 yield weights, values, copies, capacity
 
 
-def first_stage_failure() -> str | None:
-    """The first instance of :func:`core_instances` that ``solve_counts`` gets wrong."""
+def first_stage_failure(solve: Callable[..., list[int] | None] | None = None) -> str | None:
+    """The first instance of :func:`core_instances` that ``solve`` (default
+    ``bounded.solve_counts``, looked up at call time) gets wrong."""
     for instance in core_instances():
         try:
-            failure = count_failure(instance, bounded.solve_counts(*instance))
+            failure = count_failure(instance, (solve or bounded.solve_counts)(*instance))
         except (ValueError, IndexError, RuntimeError) as error:
             failure = f"{instance}: {error!r}"
         if failure:
@@ -90,8 +109,9 @@ def first_stage_failure() -> str | None:
 
 
 def test_solve_counts_is_optimal_on_the_core_scope() -> None:
-    """SPEC 3.3, proofs/12 Lemmas 12.2 and 12.3: every instance of the core scope
-    (all three stage kinds occur), exactly optimal and within the copies."""
+    """SPEC 3.3, proofs/12 Lemmas 12.2 and 12.3, "Ties": every instance of the
+    core scope (all three stage kinds occur), exactly optimal, within the
+    copies, and the lex-max optimal vector."""
     kinds = {
         bounded.stage_kind(w, m, c)
         for ws, _, ms, c in core_instances()
@@ -133,6 +153,31 @@ def test_every_type_solved_by_one_stage_kind(monkeypatch: pytest.MonkeyPatch, ki
     assert first_stage_failure() is None
 
 
+def unbounded_search(*instance: Any) -> list[int] | None:
+    """``bounded.search_counts`` without a node budget (it never gives up)."""
+    return bounded.search_counts(*instance, max_nodes=1 << 60)
+
+
+def test_search_counts_is_the_lex_max_optimum_on_the_core_scope() -> None:
+    """SPEC 3.3, proofs/12 Lemma 12.4: the branch and bound, run to the end, returns
+    exactly the vector the stages return (optimal, lex-max) on every instance."""
+    assert first_stage_failure(unbounded_search) is None
+
+
+def test_search_counts_gives_up_at_its_node_budget() -> None:
+    """proofs/12 Lemma 12.4: with a small budget the search either answers the
+    lex-max optimum or declines (``None``); it declines on some instance, so
+    the solver's fallback to the stages is reached."""
+    declined = 0
+    for instance in itertools.islice(core_instances(), 0, None, 5):
+        counts = bounded.search_counts(*instance, max_nodes=3)
+        if counts is None:
+            declined += 1
+        else:
+            assert count_failure(instance, counts) is None
+    assert declined > 0
+
+
 @st.composite
 def bounded_instances(draw: Any) -> Instance:
     """Up to four types of any sign and weight 0..6, up to seven copies, capacity 0..30."""
@@ -163,11 +208,14 @@ def test_fix_counts_keeps_every_optimal_count_vector(instance: Instance) -> None
         assert count_failure(instance, ranges.optimal) is None
 
 
+@pytest.mark.parametrize("search_nodes", [bounded.SEARCH_MAX_NODES, 0], ids=["search", "stages"])
 @settings(max_examples=300, deadline=None)
-@given(bounded_instances())
-def test_solver_types_path_is_optimal(instance: Instance) -> None:
-    """SPEC 3.3: the solver's bounded path (bound, then stages on what is left,
-    values divided by their gcd) returns an optimal count vector."""
+@given(instance=bounded_instances())
+def test_solver_types_path_is_optimal(search_nodes: int, instance: Instance) -> None:
+    """SPEC 3.3, proofs/12 "Ties": the solver's bounded path (bound, then the
+    search or, when it gives up, the stages on what is left, values divided
+    by their gcd) returns the lex-max optimal count vector."""
+    bounded.SEARCH_MAX_NODES = search_nodes  # restored below (Hypothesis reruns the body)
     weights, values, copies, capacity = instance
     pairs = [(w, v) for w, v in zip(weights, values, strict=True)]
     if len(set(pairs)) < len(pairs):  # one type per pair: merge repeats
@@ -177,7 +225,10 @@ def test_solver_types_path_is_optimal(instance: Instance) -> None:
         pairs, copies = list(merged), list(merged.values())
         weights, values = [w for w, _ in pairs], [v for _, v in pairs]
     instance = (weights, values, copies, capacity)
-    taken = solver._solve_types(_Budget(capacity), dict(zip(pairs, copies, strict=True)))
+    try:
+        taken = solver._solve_types(_Budget(capacity), dict(zip(pairs, copies, strict=True)))
+    finally:
+        bounded.SEARCH_MAX_NODES = DEFAULT_SEARCH_NODES
     assert taken is not None
     assert count_failure(instance, [taken[p] for p in pairs]) is None
 
@@ -206,11 +257,26 @@ def _window_one_short(original: Callable[..., Any]) -> Callable[..., Any]:
     return stage
 
 
-def _count_off_by_one(original: Callable[..., Any]) -> Callable[..., Any]:
-    def stage(*args):  # type: ignore[no-untyped-def]
-        return original(*args) - 1
+def _unbounded_one_row_short(original: Callable[..., Any]) -> Callable[..., Any]:
+    def stage(row, steps, indices, w, v, capacity):  # type: ignore[no-untyped-def]
+        return original(row, steps, indices, w, v, capacity - w)  # the last q row left out
 
     return stage
+
+
+def _ascending_order(original: Callable[..., Any]) -> Callable[..., Any]:
+    def order(weights, values, types):  # type: ignore[no-untyped-def]
+        return original(weights, values, types)[::-1]  # sorted the wrong way round
+
+    return order
+
+
+def _whole_types_only(original: Callable[..., Any]) -> Callable[..., Any]:
+    def bound(weight_sums, value_sums, weights, values, d, room):  # type: ignore[no-untyped-def]
+        s = bisect.bisect_right(weight_sums, room + weight_sums[d], d) - 1
+        return value_sums[s] - value_sums[d]  # the fraction of the next type forgotten
+
+    return bound
 
 
 @pytest.mark.parametrize(
@@ -218,10 +284,19 @@ def _count_off_by_one(original: Callable[..., Any]) -> Callable[..., Any]:
     [
         ("stage_kind", lambda original: lambda w, m, capacity: "unbounded"),  # limit ignored
         ("_window_stage", _window_one_short),  # a window of m rows, not m + 1
-        ("_unbounded_stage", _count_off_by_one),  # count read one row off
+        ("_unbounded_stage", _unbounded_one_row_short),  # the grid's last row left out
         ("allowed_deviation", lambda original: lambda slack, cost: (slack - 1) // cost),
+        ("efficiency_order", _ascending_order),  # the search's cut no longer valid
+        ("fractional_fill", _whole_types_only),  # the search's bound below the LP's
     ],
-    ids=["copy-limit-ignored", "window-one-short", "count-off-by-one", "bound-not-strict"],
+    ids=[
+        "copy-limit-ignored",
+        "window-one-short",
+        "unbounded-one-row-short",
+        "bound-not-strict",
+        "order-ascending",
+        "search-bound-too-low",
+    ],
 )
 def test_planted_bounded_bugs_are_caught(
     monkeypatch: pytest.MonkeyPatch, name: str, mutant: Callable[..., Any]
@@ -231,6 +306,8 @@ def test_planted_bounded_bugs_are_caught(
     monkeypatch.setattr(bounded, name, mutant(getattr(bounded, name)))
     if name == "allowed_deviation":
         assert _first_range_failure() is not None
+    elif name in ("efficiency_order", "fractional_fill"):
+        assert first_stage_failure(unbounded_search) is not None
     else:
         assert first_stage_failure() is not None
 
