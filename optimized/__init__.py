@@ -7,7 +7,8 @@ Modules: :mod:`.solver` (the public solver), :mod:`.reductions` (exact
 reductions and bound fixing), :mod:`.driver` (Hirschberg divide and conquer),
 :mod:`.backends` (pure-Python and torch array backends), :mod:`.frontier`
 (sparse Pareto frontier for small cores), :mod:`.grouping` (identical items
-as one item type), :mod:`.bounded` (the bounded knapsack over item types),
+as one item type), :mod:`.bounded` (the bounded knapsack over item types), :mod:`.repeated`
+(calls with repeated items read as item types in a few C loops),
 :mod:`.budgets` (every budget in one pass), :mod:`.checks` (invariant
 checkers), :mod:`.integration` (drop-in use inside torch's partitioner),
 :mod:`.evaluator` (torch's knee search without its per-budget overhead).

@@ -62,6 +62,7 @@ type.
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -119,16 +120,14 @@ def efficiency_order(
     order = sorted(types, key=lambda t: (-((values[t] >> shift) / weights[t]), t))
     for i in range(1, len(order)):
         j = i
-        while j and _before(weights, values, order[j], order[j - 1]):
-            order[j - 1], order[j] = order[j], order[j - 1]
+        while j:  # does order[j] precede order[j - 1]: greater v / w, or equal and lower index?
+            t, u = order[j], order[j - 1]
+            difference = values[t] * weights[u] - values[u] * weights[t]
+            if difference < 0 or (difference == 0 and t > u):
+                break
+            order[j - 1], order[j] = t, u
             j -= 1
     return order
-
-
-def _before(weights: Sequence[int], values: Sequence[int], t: int, u: int) -> bool:
-    """Whether type ``t`` precedes ``u``: ``v_t / w_t > v_u / w_u``, or equal and ``t < u``."""
-    difference = values[t] * weights[u] - values[u] * weights[t]
-    return difference > 0 or (difference == 0 and t < u)
 
 
 def fix_counts(
@@ -206,6 +205,43 @@ def fix_counts(
         if not narrowed:
             break
     return CountRanges(lo, hi, room, None)
+
+
+def optimal_counts(
+    weights: Sequence[int],
+    values: Sequence[int],
+    copies: Sequence[int],
+    capacity: int,
+    max_stages: int | None = None,
+) -> list[int] | None:
+    """The lex-max optimal count vector of the bounded knapsack over the types
+    ``(weights[t], values[t])`` with ``copies[t]`` copies (any signs, weights
+    >= 0; "Ties" of proofs/12), or ``None`` when :func:`solve_counts` declines.
+
+    :func:`fix_counts`; on the types it leaves open (values divided by their
+    gcd, which keeps the optimum's arguments and the order),
+    :func:`search_counts`, then :func:`solve_counts` if the search gives up.
+    """
+    ranges = fix_counts(weights, values, copies, capacity)
+    if ranges.optimal is not None:
+        return ranges.optimal
+    free = [t for t, (lo, hi) in enumerate(zip(ranges.lo, ranges.hi, strict=True)) if hi > lo]
+    divisor = math.gcd(*(values[t] for t in free))
+    core = (
+        [weights[t] for t in free],
+        [values[t] // divisor for t in free],
+        [ranges.hi[t] - ranges.lo[t] for t in free],
+        ranges.capacity,
+    )
+    chosen = search_counts(*core)
+    if chosen is None:
+        chosen = solve_counts(*core, max_stages)
+        if chosen is None:
+            return None
+    counts = list(ranges.lo)
+    for t, count in zip(free, chosen, strict=True):
+        counts[t] += count
+    return counts
 
 
 def solve_counts(
@@ -350,10 +386,7 @@ def search_counts(
         weight_sums.append(weight_sums[-1] + m * w)
         value_sums.append(value_sums[-1] + m * v)
 
-    def lp_bound(d: int, room: int) -> int:
-        return fractional_fill(weight_sums, value_sums, tw, tv, d, room)
-
-    target = lp_bound(0, capacity)
+    target = fractional_fill(weight_sums, value_sums, tw, tv, 0, capacity)
     best, best_counts, nodes = -1, [0] * len(order), 0
     counts = [0] * len(order)
 
@@ -372,7 +405,10 @@ def search_counts(
             if nodes > max_nodes:
                 raise _SearchExhausted
             left = room - count * w
-            if value + count * v + lp_bound(d + 1, left) <= best:
+            if (
+                value + count * v + fractional_fill(weight_sums, value_sums, tw, tv, d + 1, left)
+                <= best
+            ):
                 break
             counts[d] = count
             if descend(d + 1, left, value + count * v):

@@ -9,6 +9,12 @@ Find ``S`` maximising ``sum(v_i for i in S)`` subject to
 
 Pipeline:
 
+0. A call with repeated items (a real model's repeated blocks) is read as item
+   types by :func:`.repeated.read_types` (validation, quantization and scaling
+   once per distinct raw pair) and solved by :func:`.bounded.optimal_counts`;
+   :meth:`.repeated.TypedCall.answer` saves each type's lowest-indexed copies.
+   Whatever it declines (invalid input, no copies, too many types) takes
+   steps 1 to 6, which give the same answer (tests/test_repeated.py).
 1. :func:`~knapsack_audit.reference.validation.validate` (SPEC 1, 2), then the
    buffer check of SPEC 1.6 from ``n`` and ``Q`` before any allocation.
 2. Exact integers: runtimes scaled by one power of two
@@ -16,8 +22,9 @@ Pipeline:
 3. Identical items (equal quantized weight and equal runtime) become one
    item type when binary splitting would remove items. The bounded knapsack
    over the types is solved by :mod:`.bounded` (proofs/12): the LP bound
-   narrows each type's count to a range, and a few kernel launches per
-   remaining type solve the rest on one profile row. Where it declines, each
+   narrows each type's count to a range, a branch and bound solves the few
+   types left open, or, if it gives up, a few kernel launches per open type
+   on one profile row. Where it declines, each
    type is split into bundles of 1, 2, 4, ... copies (:mod:`.grouping`,
    proofs/10) and steps 4 and 5 run on the bundles. Either way the answer
    maps back to counts per type and to each type's lowest-indexed copies
@@ -75,6 +82,7 @@ from collections.abc import Callable, Sequence
 import torch
 
 from knapsack_audit.reference.validation import (
+    ALWAYS_FITS_BYTES,
     Instance,
     format_result,
     integer_runtimes,
@@ -82,7 +90,7 @@ from knapsack_audit.reference.validation import (
     validate,
 )
 
-from . import bounded, checks, driver
+from . import bounded, checks, driver, repeated
 from .backends import (
     PYTHON_BASE_CASE_CELLS,
     ProfileBackend,
@@ -139,6 +147,11 @@ one per bundle of a type split into bundles); above it the bundle path runs.
 Each stage keeps one decision row of ``C + 1`` cells of at most 8 bytes, so
 the decisions stay within ``192 (C + 1)`` bytes; the golden calls need at
 most 19 stages (proofs/12, "Cost")."""
+
+_TYPED_FRONT = True
+"""Knob for tests: when false, calls with repeated items skip
+:func:`.repeated.read_types` and take the general pipeline (validate,
+integer runtimes, types from the pairs, :func:`.grouping.first_copies`)."""
 
 _BOUND_FIXING = True
 """Knob for tests: when false, skip the LP-bound fixing so the DP sees larger cores."""
@@ -229,6 +242,18 @@ def dp_knapsack_sliding_hirschberg(
     >>> dp_knapsack_sliding_hirschberg([1e-4] * 3, [1.0] * 3, 1e-4)
     (1.0, [0], [2, 1])
     """
+    if _TYPED_FRONT and _BOUNDED_TYPES:
+        typed = repeated.read_types(
+            memory, runtime, max_memory, _GROUPING_MIN_SAVED_ITEMS, BOUNDED_MAX_TYPES
+        )
+        if typed is not None:
+            needed, _ = solver_buffer_bytes(typed.n, typed.capacity, typed.weight_total)
+            if needed <= ALWAYS_FITS_BYTES:  # else the general path checks (SPEC 1.6)
+                counts = bounded.optimal_counts(
+                    typed.weights, typed.values, typed.copies, typed.capacity, BOUNDED_MAX_STAGES
+                )
+                if counts is not None:
+                    return typed.answer(counts)
     instance = validate(memory, runtime, max_memory)
     require_solver_buffers(instance)
     values, _ = integer_runtimes(instance.runtimes)
@@ -237,18 +262,23 @@ def dp_knapsack_sliding_hirschberg(
     )
 
 
-def require_solver_buffers(instance: Instance) -> None:
-    """SPEC 1.6 for :func:`dp_knapsack_sliding_hirschberg` (the formula of its
-    docstring), from ``n`` and ``Q`` alone, before any allocation."""
-    weights = list(instance.weights)
-    columns = min(instance.capacity, sum(weights))
-    budget_bytes = UPSTREAM_ROW_BYTES * (instance.capacity + 1)
-    words = decision_words(instance.n, columns, torch.int64, budget_bytes)
-    require_buffer_fits(
-        instance,
+def solver_buffer_bytes(n: int, capacity: int, weight_total: int) -> tuple[int, str]:
+    """The bytes of the buffers in :func:`dp_knapsack_sliding_hirschberg`'s
+    docstring for ``n`` items, budget ``Q = capacity`` and ``sum_i q_i =
+    weight_total``, and their layout in words."""
+    columns = min(capacity, weight_total)
+    words = decision_words(n, columns, torch.int64, UPSTREAM_ROW_BYTES * (capacity + 1))
+    return (
         TorchBackend.bytes_needed(columns, torch.int64, words),
         f"3 x (C+1) int64 rows and {words} int64 decision words, C={columns}",
     )
+
+
+def require_solver_buffers(instance: Instance) -> None:
+    """SPEC 1.6 for :func:`dp_knapsack_sliding_hirschberg` (the formula of its
+    docstring), from ``n`` and ``Q`` alone, before any allocation."""
+    needed, layout = solver_buffer_bytes(instance.n, instance.capacity, sum(instance.weights))
+    require_buffer_fits(instance, needed, layout)
 
 
 def solve_integers(instance: Instance, weights: list[int], values: list[int]) -> list[int]:
@@ -269,10 +299,17 @@ def solve_integers(instance: Instance, weights: list[int], values: list[int]) ->
     copies = type_counts(pairs)
     saved_items = sum([m - bundle_count(m) for m in copies.values() if m > 2])
     if saved_items >= _GROUPING_MIN_SAVED_ITEMS:
-        bounded_first = _BOUNDED_TYPES and len(copies) <= BOUNDED_MAX_TYPES
-        taken = _solve_types(instance, copies) if bounded_first else None
-        if taken is not None:
-            return first_copies(pairs, copies, taken)
+        counts = None
+        if _BOUNDED_TYPES and len(copies) <= BOUNDED_MAX_TYPES:
+            counts = bounded.optimal_counts(
+                [w for w, _ in copies],
+                [v for _, v in copies],
+                list(copies.values()),
+                instance.capacity,
+                BOUNDED_MAX_STAGES,
+            )
+        if counts is not None:
+            return first_copies(pairs, copies, dict(zip(copies, counts, strict=True)))
         types = with_singletons(len(weights), repeated_types(pairs, copies))
         grouped = group(weights, values, types)
         bundles = _solve_items(instance, grouped.weights, grouped.values, windows=False)
@@ -280,38 +317,6 @@ def solve_integers(instance: Instance, weights: list[int], values: list[int]) ->
     repeated = repeated_types(pairs, copies)
     saved = _solve_items(instance, weights, values, windows=True)
     return normalise_copies(len(weights), repeated, saved)
-
-
-def _solve_types(
-    instance: Instance, copies: dict[tuple[int, int], int]
-) -> dict[tuple[int, int], int] | None:
-    """Optimal counts per type by :mod:`.bounded` (proofs/12), or ``None`` when it
-    declines (more than :data:`BOUNDED_MAX_STAGES` decision rows, or values too
-    large for int64)."""
-    pairs = list(copies)
-    type_weights = [w for w, _ in pairs]
-    type_values = [v for _, v in pairs]
-    ranges = bounded.fix_counts(type_weights, type_values, list(copies.values()), instance.capacity)
-    counts = ranges.optimal
-    if counts is None:
-        free = [t for t, (lo, hi) in enumerate(zip(ranges.lo, ranges.hi, strict=True)) if hi > lo]
-        free_values = [type_values[t] for t in free]
-        divisor = math.gcd(*free_values)
-        core = (
-            [type_weights[t] for t in free],
-            [v // divisor for v in free_values],
-            [ranges.hi[t] - ranges.lo[t] for t in free],
-            ranges.capacity,
-        )
-        chosen = bounded.search_counts(*core)
-        if chosen is None:
-            chosen = bounded.solve_counts(*core, BOUNDED_MAX_STAGES)
-        if chosen is None:
-            return None
-        counts = list(ranges.lo)
-        for t, count in zip(free, chosen, strict=True):
-            counts[t] += count
-    return dict(zip(pairs, counts, strict=True))
 
 
 def _solve_items(
