@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -50,6 +51,7 @@ from knapsack_audit.reference.validation import (
     Instance,
     format_result,
     integer_runtimes,
+    quantized_budget,
     validate,
 )
 
@@ -73,12 +75,15 @@ class RuntimeMemoryFrontier:
         budgets: the breakpoints, ascending: ``0`` and every ``c <= Q`` with
             ``OPT(c) > OPT(c - 1)``; the Pareto-optimal (memory, runtime saved)
             points of the call.
-        optima: ``OPT(c)`` at each breakpoint, exact (SPEC 3.2), increasing.
+        optima: ``OPT(c)`` at each breakpoint, exact (SPEC 3.2), increasing
+            (built on first use: a call has up to ``Q + 1`` breakpoints, and
+            the knee search reads none of them).
     """
 
     capacity: int
     budgets: tuple[int, ...]
-    optima: tuple[Fraction, ...]
+    _scaled_optima: tuple[int, ...] = field(repr=False)  # OPT(c) * 2**shift
+    _shift: int = field(repr=False)
     _instance: Instance = field(repr=False, compare=False)
     _values: tuple[int, ...] = field(repr=False, compare=False)
     _forced: tuple[int, ...] = field(repr=False, compare=False)
@@ -88,7 +93,13 @@ class RuntimeMemoryFrontier:
         """``OPT(budget)`` for ``0 <= budget <= capacity`` (units). Time O(log breakpoints)."""
         if not 0 <= budget <= self.capacity:
             raise ValueError(f"budget must be in 0..{self.capacity} units, got {budget}")
-        return self.optima[bisect.bisect_right(self.budgets, budget) - 1]
+        scaled = self._scaled_optima[bisect.bisect_right(self.budgets, budget) - 1]
+        return Fraction(scaled, 1 << self._shift)
+
+    @functools.cached_property
+    def optima(self) -> tuple[Fraction, ...]:
+        """``OPT(c)`` at each breakpoint ``c`` of :attr:`budgets`, exact."""
+        return tuple(Fraction(scaled, 1 << self._shift) for scaled in self._scaled_optima)
 
 
 def runtime_memory_frontier(
@@ -121,7 +132,8 @@ def runtime_memory_frontier(
     return RuntimeMemoryFrontier(
         capacity,
         tuple(budgets),
-        tuple(Fraction(base + row[c] * divisor, 1 << shift) for c in budgets),
+        tuple(base + row[c] * divisor for c in budgets),
+        shift,
         instance,
         tuple(values),
         tuple(forced),
@@ -177,7 +189,7 @@ def selection_at(
         TypeError, ValueError: ``max_memory`` invalid (SPEC 1.2, 1.3, 1.5), or
             above the frontier's budget.
     """
-    budget = validate([], [], max_memory).capacity
+    budget = quantized_budget(max_memory)
     if budget > frontier.capacity:
         raise ValueError(
             f"max_memory quantizes to {budget} units, above the frontier's "

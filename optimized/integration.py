@@ -38,7 +38,7 @@ import torch
 import torch._functorch.config as functorch_config
 import torch._functorch.partitioners as partitioners
 
-from knapsack_audit.reference.validation import validate
+from knapsack_audit.reference.validation import quantized_budget, validate
 
 from .budgets import RuntimeMemoryFrontier, runtime_memory_frontier, selection_at
 from .evaluator import FrontierKnapsackEvaluator
@@ -106,7 +106,7 @@ class FrontierSolver:
             frontier = self._frontiers.get(key)
         except TypeError:  # unhashable: invalid input, let the solver say why (SPEC 1)
             return dp_knapsack_sliding_hirschberg(memory, runtime, max_memory)
-        budget = validate([], [], max_memory).capacity
+        budget = quantized_budget(max_memory)
         if frontier is None or budget > frontier.capacity:
             instance = validate(memory, runtime, max_memory)
             # Budget 1.0 too: the partitioner's budgets lie in [0, 1] and the
@@ -124,7 +124,7 @@ class FrontierSolver:
         wide is cheaper than one for the items' whole weight."""
         key = (tuple(memory), tuple(runtime))
         frontier = self._frontiers.get(key)
-        if frontier is None or validate([], [], max_memory).capacity > frontier.capacity:
+        if frontier is None or quantized_budget(max_memory) > frontier.capacity:
             self._build(key, max_memory)
 
     def _build(

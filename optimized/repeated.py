@@ -138,8 +138,11 @@ def read_types(
         return None
     if not set(map(type, memory)) <= _NUMBERS or not set(map(type, runtime)) <= _NUMBERS:
         return None
-    if min_saved_items > 0 and n <= MAX_RAW_PAIRS and len(set(runtime)) == n:
-        return None  # no two runtimes equal: no copies
+    head = runtime[: MAX_RAW_PAIRS + 1]
+    if min_saved_items > 0 and len(set(head)) == len(head):
+        # No copies among the first 257: none at all (n <= 256), or more raw
+        # pairs than a byte can number. Either way the general pipeline.
+        return None
     budget = _valid_memory(max_memory)
     if budget is None:
         return None

@@ -191,10 +191,16 @@ def validate(memory: object, runtime: object, max_memory: object) -> Instance:
             raise ValueError(
                 "runtime: the sum of the absolute runtimes overflows float64"
             ) from None
+    return Instance(tuple(weights), runtimes, quantized_budget(max_memory))
+
+
+def quantized_budget(max_memory: object) -> int:
+    """SPEC 1.2, 1.3, 1.5 and 2.1 for the budget alone: ``Q``, or the error
+    :func:`validate` raises for it (for a frontier's per-budget calls)."""
     budget = _as_finite_float("max_memory", max_memory)
     if budget < 0:
         raise ValueError(f"max_memory must be >= 0, got {budget!r}")
-    return Instance(tuple(weights), runtimes, quantize(budget))
+    return quantize(budget)
 
 
 def _status_bytes(field: str) -> int | None:
