@@ -136,12 +136,17 @@ def read_types(
     n = len(memory)
     if len(runtime) != n or type(max_memory) not in _NUMBERS:
         return None
+    if min_saved_items > 0:
+        head = runtime[: MAX_RAW_PAIRS + 1]
+        try:
+            if len(set(head)) == len(head):
+                # No copies among the first 257: none at all (n <= 256), or
+                # more raw pairs than a byte can number. The general pipeline
+                # (decided first: the common case of independent runtimes).
+                return None
+        except TypeError:  # unhashable: invalid, the general pipeline says why
+            return None
     if not set(map(type, memory)) <= _NUMBERS or not set(map(type, runtime)) <= _NUMBERS:
-        return None
-    head = runtime[: MAX_RAW_PAIRS + 1]
-    if min_saved_items > 0 and len(set(head)) == len(head):
-        # No copies among the first 257: none at all (n <= 256), or more raw
-        # pairs than a byte can number. Either way the general pipeline.
         return None
     budget = _valid_memory(max_memory)
     if budget is None:

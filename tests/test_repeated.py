@@ -122,6 +122,7 @@ def test_typed_front_answers_most_of_the_sample() -> None:
         ([1e-4] * 3, [1.0] * 3, math.nan),
         ([1e-4] * 3, [1.0] * 3, "1"),
         ([1e-4] * 3, [1.0, 2.0, 3.0], 1e-4),  # distinct runtimes: no copies
+        ([1e-4] * 3, [[1.0], 1.0, 1.0], 1e-4),  # unhashable
         ([i * 1e-4 for i in range(300)], [1.0] * 300, 1e-2),  # 300 distinct pairs
         ((1e-4, 1e-4, 1e-4), [1.0] * 3, 1e-4),  # a tuple is accepted
     ],
