@@ -4,11 +4,13 @@ A real partitioner call repeats its model's blocks: 209 to 1057 items with 4
 to 20 distinct ``(memory, runtime)`` pairs (the golden ``flops`` calls). The
 general pipeline of :mod:`.solver` (``validate``, ``integer_runtimes``,
 ``type_counts``, ``first_copies``, ``format_result``) walks the items about
-twenty times. :func:`read_types` walks them three times (the entry types, one
-``set`` of the runtimes, one ``Counter`` of the raw pairs) and does every
-check, quantization and scaling once per distinct raw pair; then
-:meth:`TypedCall.answer` walks them three more times to map the counts per
-type back to items.
+twenty times. :func:`read_types` walks them three times at Python-object
+speed (the entry types of each list, and one pass that numbers the raw pairs
+by first copy into a ``bytes`` string), plus a ``set`` of the first 257
+runtimes, and does every check, quantization and scaling once per distinct
+raw pair; ``bytes.translate`` and ``bytes.count`` give the types and their
+copies. :meth:`TypedCall.answer` maps the counts per type back to items in
+a few more ``bytes`` and ``compress`` passes.
 
 Same answer as the general pipeline, bit for bit, whenever :func:`read_types`
 accepts a call (``tests/test_repeated.py`` checks it):
@@ -27,7 +29,9 @@ It declines (``None``: the general pipeline runs, and raises SPEC 1's errors)
 on anything else: entries that are not exactly ``float`` or ``int``, a
 non-finite or negative value, a sum of absolute runtimes beyond float64
 (SPEC 1.3), distinct runtimes (no copies; the general path's own case), too
-few copies for grouping to pay, too many types for :mod:`.bounded`.
+few copies for grouping to pay, too many types for :mod:`.bounded` or for a
+byte (:data:`MAX_RAW_PAIRS`, :data:`PROBE_MAX_PAIRS`). A decline is always
+safe: the general pipeline answers every valid call.
 """
 
 from __future__ import annotations
