@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from itertools import compress, count
 from typing import cast
 
-from knapsack_audit.reference.validation import SCALE, integer_runtimes
+from knapsack_audit.reference.validation import SCALE, integer_runtimes, quantize
 
 from .grouping import bundle_count
 
@@ -215,16 +215,13 @@ def merge_types(weights: list[int], values: list[int]) -> tuple[list[int], list[
 
 
 def _valid_memory(value: object) -> int | None:
-    """``quantize(float(value))`` for a finite ``value >= 0`` whose product with
-    ``SCALE`` is finite (SPEC 1.3, 1.5, 2.1), else ``None``."""
-    try:
-        as_float = float(cast(float, value))  # a float or an int: read_types checked
-    except OverflowError:
+    """``quantize(float(value))`` (SPEC 2.1, the reference's one definition) for a
+    finite ``value >= 0`` whose product with ``SCALE`` is finite (SPEC 1.3,
+    1.5), else ``None``."""
+    as_float = _finite_float(value)
+    if as_float is None or not (as_float >= 0 and math.isfinite(as_float * SCALE)):
         return None
-    product = as_float * SCALE
-    if not (as_float >= 0 and math.isfinite(product)):
-        return None
-    return round(product)
+    return quantize(as_float)
 
 
 def _finite_float(value: object) -> float | None:
