@@ -34,6 +34,7 @@ base-case limits, as in the agreement tests) they return identical selections.
 
 from __future__ import annotations
 
+import ctypes
 from collections.abc import Sequence
 from itertools import accumulate
 from typing import Protocol
@@ -242,6 +243,9 @@ class TorchBackend:
             total_weight = 0
         hi, total_value = total_weight, 0
         highs = []
+        # Once the window is the whole row, an item's three views depend on
+        # its weight alone: made once per distinct weight, not per item.
+        whole_row: dict[int, tuple[torch.Tensor, torch.Tensor, torch.Tensor]] = {}
         for k, item in enumerate(items):
             w, v = weights[item], values[item]
             if w > capacity:
@@ -254,10 +258,16 @@ class TorchBackend:
                 row[hi + 1 : new_hi + 1].fill_(total_value)
             lo = 0 if outside is None else min(new_hi, max(0, capacity - outside - remaining))
             first = max(lo, w)
-            if first <= new_hi:
-                target = row[first : new_hi + 1]
-                candidate = self._candidate[: new_hi + 1 - first]
-                torch.add(row[first - w : new_hi + 1 - w], v, out=candidate)
+            views: tuple[torch.Tensor, torch.Tensor, torch.Tensor] | None = None
+            if first == w and new_hi == capacity:
+                views = whole_row.get(w)
+                if views is None:
+                    views = whole_row[w] = self._views(row, w, w, capacity)
+            elif first <= new_hi:
+                views = self._views(row, w, first, new_hi)
+            if views is not None:
+                target, candidate, source = views
+                torch.add(source, v, out=candidate)
                 if record is None:
                     torch.maximum(target, candidate, out=target)
                 else:
@@ -267,6 +277,17 @@ class TorchBackend:
         if outside is None and hi < capacity:
             row[hi + 1 : capacity + 1].fill_(total_value)
         return highs
+
+    def _views(
+        self, row: torch.Tensor, w: int, first: int, last: int
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Columns ``first..last`` of ``row`` (the target), as many of the
+        candidate buffer, and the source ``row[c - w]`` of each."""
+        return (
+            row[first : last + 1],
+            self._candidate[: last + 1 - first],
+            row[first - w : last + 1 - w],
+        )
 
     def profile(self, items: Sequence[int], capacity: int) -> list[int]:
         self._fill(self._row, items, capacity, None)
@@ -314,38 +335,63 @@ class TorchBackend:
                 c -= w
         return saved
 
-    def decision_table(self, items: Sequence[int], capacity: int) -> DecisionTable:
-        """The full profile row of ``items`` for ``0..capacity`` and every packed
+    def decision_table(
+        self, items: Sequence[int], capacity: int, one_byte_each: bool = False
+    ) -> DecisionTable:
+        """The full profile row of ``items`` for ``0..capacity`` and every
         decision ``v + P[c - w] > P[c]`` (no column window: every budget can be
-        backtracked). Needs ``ceil(len(items) / bits) * (capacity + 1)`` words.
-        Precondition: every item weighs at most ``capacity``."""
-        record = _PackedRecorder(self._words, self._bits, len(items), capacity)
+        backtracked). Precondition: every item weighs at most ``capacity``.
+
+        Packed (the default): ``ceil(len(items) / bits) * (capacity + 1)``
+        words of this backend, seven kernel launches per item. With
+        ``one_byte_each``: a ``bool`` table of ``len(items) * (capacity + 1)``
+        bytes, three launches per item, copied once into a ``bytes`` string
+        for backtracking (two copies for the length of the copy).
+        """
+        record: _BoolRecorder | _PackedRecorder
+        if one_byte_each:
+            record = _BoolRecorder(len(items), capacity, zeroed=True)
+        else:
+            record = _PackedRecorder(self._words, self._bits, len(items), capacity)
         self._fill(self._row, items, capacity, None, record)
         row = [int(x) for x in self._row[: capacity + 1].tolist()]
+        weights = [self._weights[i] for i in items]
+        if isinstance(record, _BoolRecorder):
+            cells = memoryview(record.to_bytes())
+            stride = capacity + 1
+            rows = [cells[k * stride : (k + 1) * stride] for k in range(len(items))]
+            return DecisionTable(row, items, weights, rows, [0] * len(items))
+        words = record.words()
+        bits = self._bits
         return DecisionTable(
-            row, items, [self._weights[i] for i in items], record.words(), self._bits
+            row,
+            items,
+            weights,
+            [words[k // bits] for k in range(len(items))],
+            [k % bits for k in range(len(items))],
         )
 
 
 class DecisionTable:
     """What :meth:`TorchBackend.decision_table` recorded: ``row[c] = OPT(items, c)``
-    and, as Python ints, item ``k``'s decision at column ``c`` in bit
-    ``k % bits`` of ``words[k // bits][c]``."""
+    and item ``k``'s decision at column ``c`` in bit ``shifts[k]`` of
+    ``item_rows[k][c]`` (a packed word row shared by ``bits`` items, or one
+    byte per decision with shift 0)."""
 
     def __init__(
         self,
         row: list[int],
         items: Sequence[int],
         item_weights: list[int],
-        words: list[list[int]],
-        bits: int,
+        item_rows: Sequence[Sequence[int]],
+        shifts: list[int],
     ) -> None:
         self.row = row
         self._items = list(items)
         self._weights = item_weights
         self._prefix = list(accumulate(item_weights))
-        self._item_words = [words[k // bits] for k in range(len(item_weights))]
-        self._shifts = [k % bits for k in range(len(item_weights))]
+        self._item_words = item_rows
+        self._shifts = shifts
 
     def backtrack(self, capacity: int) -> list[int]:
         """The canonical optimal subset at ``capacity`` (SPEC 6.1): from the last
@@ -412,10 +458,13 @@ class _ColumnCache:
 
 
 class _BoolRecorder:
-    """One ``bool`` per cell: ``gt`` then ``maximum``."""
+    """One ``bool`` per cell: ``gt`` then ``maximum``. Cells outside the
+    computed windows are undefined unless ``zeroed``."""
 
-    def __init__(self, n_items: int, capacity: int) -> None:
-        self._table = torch.empty((n_items, capacity + 1), dtype=torch.bool)
+    def __init__(self, n_items: int, capacity: int, zeroed: bool = False) -> None:
+        shape = (n_items, capacity + 1)
+        make = torch.zeros if zeroed else torch.empty
+        self._table = make(shape, dtype=torch.bool)
         self._columns = _ColumnCache(self._table)
 
     def update(
@@ -426,6 +475,14 @@ class _BoolRecorder:
 
     def taken(self, k: int, c: int) -> bool:
         return bool(self._columns.column(c)[k])
+
+    def to_bytes(self) -> bytes:
+        """The table, row after row, one byte (0 or 1) per cell: a copy of the
+        contiguous ``bool`` buffer (torch has no buffer protocol, and a
+        ``tolist`` would make one Python object per cell)."""
+        table = self._table
+        assert table.is_contiguous() and table.element_size() == 1
+        return ctypes.string_at(table.data_ptr(), table.numel())
 
 
 class _PackedRecorder:

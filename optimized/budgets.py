@@ -13,9 +13,11 @@ profile row holds the optimum for every budget at once (proofs/04)::
 *breakpoints*, the budgets ``c`` with ``P[c] > P[c - 1]`` (and ``c = 0``):
 ``P`` is a non-decreasing step function, so they determine it. It fills the
 full table of the items in index order once, recording every decision
-``v_i + P[c - w_i] > P[c]`` as one bit (:meth:`.backends.TorchBackend.decision_table`),
-so :func:`selection_at` backtracks the canonical selection (SPEC 6.1, the
-reference's) of any budget in O(n) time. When that table would exceed
+``v_i + P[c - w_i] > P[c]`` (one byte each, or one bit in packed words for
+large tables: :meth:`.backends.TorchBackend.decision_table`), so
+:func:`selection_at` backtracks the canonical selection (SPEC 6.1, the
+reference's) of any budget in O(n) time. Columns are in units of the
+weights' gcd (proofs/11, "Common factors"). When that table would exceed
 :data:`TABLE_MAX_BYTES` (or int64), the row is computed over the bundles of
 identical items instead (:mod:`.grouping`, proofs/10 Lemma 10.2 at every
 capacity) and :func:`selection_at` runs the solver per budget, in O(Q)
@@ -28,9 +30,10 @@ Equivalent to, but faster than, calling
 very triple that solver returns for ``(m, r, b)``, and ``frontier.optimum(c)``
 is its exact value (proofs/11).
 
-Cost: with the table, time O(n * C) cells in about seven kernel launches
-per item, memory ``(3 (C + 1) + ceil(n / 63) (C + 1)) * 8`` bytes with
-``C = min(Q, sum w)``; without, O(n + n_b * C) time for the row (``n_b``
+Cost: with the table, time O(n * C) cells in three kernel launches per
+item (seven when packed), memory ``3 (C + 1) * 8 + 2 n (C + 1)`` bytes
+(packed: ``(3 + ceil(n / 63)) (C + 1) * 8``) with ``C = min(Q, sum w) / g``
+and ``g`` the weights' gcd; without, O(n + n_b * C) time for the row (``n_b``
 bundles) and three rows of memory, plus one solve per :func:`selection_at`.
 Breakpoints: O(C) time and memory.
 """
@@ -65,6 +68,12 @@ words) is kept when it needs at most this many bytes (64 MiB, the size below
 which SPEC 1.6 checks nothing); beyond, and when the values do not fit int64,
 :func:`selection_at` runs the solver per budget. Tests set 0 to force that."""
 
+BYTE_TABLE_MAX_BYTES = 1 << 25
+"""Tables of at most this many cells (32 MiB) keep one byte per decision
+(three kernel launches per item instead of seven; the ``bytes`` copy doubles
+it for a moment, so at most :data:`TABLE_MAX_BYTES`); larger ones are packed.
+Tests set 0 to force the packed table."""
+
 
 @dataclass(frozen=True)
 class RuntimeMemoryFrontier:
@@ -88,6 +97,7 @@ class RuntimeMemoryFrontier:
     _values: tuple[int, ...] = field(repr=False, compare=False)
     _forced: tuple[int, ...] = field(repr=False, compare=False)
     _table: DecisionTable | None = field(repr=False, compare=False)
+    _step: int = field(repr=False, compare=False)  # the weights' gcd: the table's column unit
 
     def optimum(self, budget: int) -> Fraction:
         """``OPT(budget)`` for ``0 <= budget <= capacity`` (units). Time O(log breakpoints)."""
@@ -122,32 +132,42 @@ def runtime_memory_frontier(
     positive = [i for i in range(instance.n) if values[i] > 0 and weights[i] <= capacity]
     forced = [i for i in positive if weights[i] == 0]
     items = [i for i in positive if weights[i] > 0]
-    columns = min(capacity, sum(weights[i] for i in items))
+    # Both gcds change no comparison (proofs/11 "Common factors"): values by
+    # their gcd, and weights by theirs with column c read at c // step.
     divisor = math.gcd(*(values[i] for i in items)) or 1
+    step = math.gcd(*(weights[i] for i in items)) or 1
     reduced = [v // divisor if weights[i] else v for i, v in enumerate(values)]
-    table = _decision_table(weights, reduced, items, columns)
-    row = _profile(weights, reduced, items, columns) if table is None else table.row
-    budgets = [0, *(c for c in range(1, len(row)) if row[c] != row[c - 1])]
+    steps = [w // step for w in weights]
+    columns = min(capacity // step, sum(steps[i] for i in items))
+    table = _decision_table(steps, reduced, items, columns)
+    row = _profile(steps, reduced, items, columns) if table is None else table.row
+    growth = [0, *(c for c in range(1, len(row)) if row[c] != row[c - 1])]
     base = sum(values[i] for i in forced)
     return RuntimeMemoryFrontier(
         capacity,
-        tuple(budgets),
-        tuple(base + row[c] * divisor for c in budgets),
+        tuple(c * step for c in growth),
+        tuple(base + row[c] * divisor for c in growth),
         shift,
         instance,
         tuple(values),
         tuple(forced),
         table,
+        step,
     )
 
 
 def _decision_table(
     weights: Sequence[int], values: Sequence[int], items: list[int], columns: int
 ) -> DecisionTable | None:
-    """Every decision of the full table of ``items`` in index order, or ``None``
-    when it would exceed :data:`TABLE_MAX_BYTES` or int64."""
+    """Every decision of the full table of ``items`` in index order: one byte
+    each up to :data:`BYTE_TABLE_MAX_BYTES`, else packed up to
+    :data:`TABLE_MAX_BYTES`; ``None`` beyond, or when values exceed int64."""
     if not items or profile_dtype(sum(values[i] for i in items)) is None:
         return None
+    cells = len(items) * (columns + 1)
+    if cells <= BYTE_TABLE_MAX_BYTES and 2 * cells <= TABLE_MAX_BYTES:
+        backend = TorchBackend(weights, values, columns, torch.int64, 1)
+        return backend.decision_table(items, columns, one_byte_each=True)
     words = -(-len(items) // bits_per_word(torch.int64)) * (columns + 1)
     if 8 * words > TABLE_MAX_BYTES:
         return None
@@ -198,7 +218,7 @@ def selection_at(
     instance = frontier._instance
     if frontier._table is not None:
         columns = len(frontier._table.row) - 1
-        chosen = frontier._table.backtrack(min(budget, columns))
+        chosen = frontier._table.backtrack(min(budget // frontier._step, columns))
         return format_result(instance.runtimes, [*frontier._forced, *chosen])
     instance = dataclasses.replace(instance, capacity=budget)
     saved = solve_integers(instance, list(instance.weights), list(frontier._values))

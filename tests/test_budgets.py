@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from grouping_forced import copies_violation
 
@@ -23,6 +24,7 @@ from knapsack_audit.optimized import (
     selection_at,
 )
 from knapsack_audit.reference import dp_knapsack, quantize
+from knapsack_audit.reference.validation import integer_runtimes, validate
 
 
 def exact_sum(runtime: list[float], saved: list[int]) -> Fraction:
@@ -33,16 +35,27 @@ SCOPE_RUNTIMES = (0.0, 0.5, 1.0, 1e8, -1.0)
 SCOPE_BUDGET = 7
 
 
-def test_small_scope_frontier_equals_per_budget_solves() -> None:
+TABLE_MODES = {"bytes": {}, "packed": {"BYTE_TABLE_MAX_BYTES": 0}, "no table": {"TABLE_MAX_BYTES": 0}}
+"""The three ways :mod:`optimized.budgets` answers: one byte per decision,
+packed decision words, and the solver per budget (proofs/11)."""
+
+
+@pytest.mark.parametrize("mode", TABLE_MODES)
+def test_small_scope_frontier_equals_per_budget_solves(
+    mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """SPEC 3.2, 3.3, 7.1: for every instance with n <= 3, weights 0..3 and
     runtimes {0, 0.5, 1, 1e8, -1} (8,421 instances), the frontier built at
     Q = 7 holds the brute-force optimum at every budget 0..7, its breakpoints
     are exactly where the optimum grows, and selection_at returns the
-    reference's canonical answer (SPEC 6.1) at every budget, or, without the
-    decision table, the solver's own answer at budgets 0, 2, 5 and 7."""
+    reference's canonical answer (SPEC 6.1) at every budget with either
+    decision table, or, without one, the solver's own answer. Weights
+    {2}, {2, 2}, {3} ... exercise the weights' common factor (proofs/11)."""
+    for name, value in TABLE_MODES[mode].items():
+        monkeypatch.setattr(budgets, name, value)
     scale = exact_scale(SCOPE_RUNTIMES)
     kinds = list(itertools.product(range(4), SCOPE_RUNTIMES))
-    checked, table_bytes = 0, budgets.TABLE_MAX_BYTES
+    checked = 0
     for n in range(4):
         for chosen in itertools.product(kinds, repeat=n):
             weights = [w for w, _ in chosen]
@@ -57,18 +70,62 @@ def test_small_scope_frontier_equals_per_budget_solves() -> None:
             assert [frontier.optimum(c) for c in range(SCOPE_BUDGET + 1)] == optima
             growth = [c for c in range(SCOPE_BUDGET + 1) if c == 0 or optima[c] > optima[c - 1]]
             assert list(frontier.budgets) == growth
+            solve = dp_knapsack if mode != "no table" else dp_knapsack_sliding_hirschberg
             for c in range(SCOPE_BUDGET + 1):
-                expected = dp_knapsack(memory, runtime, c / 10000)
-                assert selection_at(frontier, c / 10000) == expected, (memory, runtime, c)
-            budgets.TABLE_MAX_BYTES = 0
-            frontier = runtime_memory_frontier(memory, runtime, SCOPE_BUDGET / 10000)
-            budgets.TABLE_MAX_BYTES = table_bytes
-            assert [frontier.optimum(c) for c in range(SCOPE_BUDGET + 1)] == optima
-            for c in (0, 2, 5, 7):
-                expected = dp_knapsack_sliding_hirschberg(memory, runtime, c / 10000)
+                expected = solve(memory, runtime, c / 10000)
                 assert selection_at(frontier, c / 10000) == expected, (memory, runtime, c)
             checked += 1
     assert checked == sum(20**k for k in range(4))
+
+
+def canonical_selections(
+    memory: list[float], runtime: list[float], capacities: list[int]
+) -> list[list[int]]:
+    """The canonical selection of SPEC 6.1 at each capacity, from one numpy
+    int64 table ``OPT(i, c)`` (independent of the torch code under test):
+    backtrack from the last item, leaving item ``i`` out whenever
+    ``OPT(i - 1, c) == OPT(i, c)``. Exact: the golden values sum below 2**62."""
+    instance = validate(memory, runtime, max(capacities) / 10000)
+    values, _ = integer_runtimes(instance.runtimes)
+    assert sum(abs(v) for v in values) < 2**62
+    weights, columns = instance.weights, max(capacities) + 1
+    table = np.zeros((len(weights) + 1, columns), dtype=np.int64)
+    for i, (w, v) in enumerate(zip(weights, values, strict=True)):
+        table[i + 1] = table[i]
+        if w < columns:
+            np.maximum(table[i, : columns - w] + v, table[i, w:], out=table[i + 1, w:])
+    rows = table.tolist()
+    selections = []
+    for c in capacities:
+        saved = []
+        for i in range(len(weights) - 1, -1, -1):
+            if rows[i + 1][c] != rows[i][c]:
+                saved.append(i)
+                c -= weights[i]
+        selections.append(sorted(saved))
+    return selections
+
+
+@pytest.mark.parametrize(
+    "fixture", [f for f in fixtures.load() if f.case.n >= 100], ids=lambda f: f.name
+)
+def test_tables_backtrack_the_canonical_selection_at_the_knee_budgets(
+    fixture: fixtures.Fixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SPEC 6.1: on every golden call of >= 100 items (repeated blocks; the
+    weights' common factor is 6 in deep_narrow, 4 in llama_32, 1 elsewhere),
+    the one-byte and the packed decision tables both give the reference's
+    canonical selection at each of torch's 100 knee-search budgets."""
+    memory, runtime, max_memory = fixture.case.arguments()
+    knee_budgets = [0.001 + i * (max_memory - 0.001) / 99 for i in range(100)]
+    expected = canonical_selections(memory, runtime, [quantize(b) for b in knee_budgets])
+    with_bytes = runtime_memory_frontier(memory, runtime, max_memory)
+    monkeypatch.setattr(budgets, "BYTE_TABLE_MAX_BYTES", 0)
+    packed = runtime_memory_frontier(memory, runtime, max_memory)
+    assert with_bytes._table is not None and packed._table is not None
+    for budget, canonical in zip(knee_budgets, expected, strict=True):
+        assert selection_at(with_bytes, budget)[1] == canonical, budget
+        assert selection_at(packed, budget)[1] == canonical, budget
 
 
 @pytest.mark.parametrize("fixture", fixtures.load(), ids=lambda f: f.name)
