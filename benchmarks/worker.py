@@ -108,6 +108,45 @@ def release_and_reset_hwm() -> bool:
     return True
 
 
+def traced_peaks(solve: Callable[[], Any]) -> tuple[int, int]:
+    """Peak bytes one call of ``solve`` allocates, at byte resolution:
+    ``(python, torch)``.
+
+    ``python`` is :mod:`tracemalloc`'s peak (every Python allocator domain,
+    objects and buffers) during one call; ``torch`` the peak of the running
+    sum of the CPU allocator's allocation and free events that
+    ``torch.profiler`` records (``profile_memory=True``) during a second call.
+    Neither sees native memory outside those two allocators (torch's tensor
+    headers, say). So ``max(python, torch)`` is a lower bound on the call's
+    peak and, for a solver that makes no torch call, ``python`` is its peak.
+    """
+    import tracemalloc
+
+    from torch._C._profiler import _EventType
+    from torch.profiler import ProfilerActivity, profile
+
+    gc.collect()
+    tracemalloc.start()
+    try:
+        solve()
+        _, python_peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as profiler:
+        solve()
+    events, pending = [], list(profiler.profiler.kineto_results.experimental_event_tree())
+    while pending:
+        event = pending.pop()
+        if event.tag == _EventType.Allocation:
+            events.append((event.start_time_ns, event.extra_fields.alloc_size))
+        pending.extend(event.children)
+    allocated = torch_peak = 0
+    for _, size in sorted(events):
+        allocated += size
+        torch_peak = max(torch_peak, allocated)
+    return python_peak, torch_peak
+
+
 def read_loadavg() -> float:
     """The 1-minute load average (``/proc/loadavg``): how busy the machine was."""
     with open("/proc/loadavg", encoding="ascii") as loadavg:

@@ -10,7 +10,10 @@ Two grids (issue #13), both side by side in one run:
     (``python -m benchmarks.workload --child SOLVER``) runs every call: a
     warm-up solve, then ``VmHWM`` reset (:func:`benchmarks.worker.release_and_reset_hwm`)
     and one solve for the peak, then ``--repeats`` timed solves (median and
-    min). Each selection is judged exactly (feasible, value equal to the
+    min), then two solves traced at byte resolution
+    (:func:`benchmarks.worker.traced_peaks`: Python's allocators and torch's
+    CPU allocator, since one page of ``VmHWM`` is coarser than most of these
+    solves' allocations). Each selection is judged exactly (feasible, value equal to the
     fixture's oracle optimum).
 ``paired``
     The timing half of ``golden`` in one process, the solvers interleaved:
@@ -68,6 +71,7 @@ from benchmarks.worker import (
     read_loadavg,
     read_vm_kib,
     release_and_reset_hwm,
+    traced_peaks,
 )
 from knapsack_audit import catalog
 from knapsack_audit.golden import fixtures
@@ -115,6 +119,9 @@ def measure_solver(
         _, saved, _ = solver(memory, runtime, max_memory)
         peak = read_vm_kib("VmHWM")
         times, _ = _timed(lambda m=memory, r=runtime, b=max_memory: solver(m, r, b), repeats)
+        python_peak, torch_peak = traced_peaks(
+            lambda m=memory, r=runtime, b=max_memory: solver(m, r, b)
+        )
         weight = sum(quantize(float(memory[i])) for i in saved)
         exact = sum((Fraction(runtime[i]) for i in saved), Fraction(0))
         records.append(
@@ -126,6 +133,8 @@ def measure_solver(
                 "time_median_s": statistics.median(times),
                 "time_min_s": min(times),
                 "delta_peak_kib": peak - baseline,
+                "traced_python_peak_bytes": python_peak,
+                "traced_torch_peak_bytes": torch_peak,
                 "over_budget": weight > fixture.quantized_budget,
                 "exact": exact == fixture.optimum and weight <= fixture.quantized_budget,
             }
