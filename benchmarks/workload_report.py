@@ -137,10 +137,10 @@ def golden_section(grid: dict[str, Any]) -> list[str]:
         f"| the same three on the fastest of the repeats (min / min; less exposed to the "
         f"load) | dp: {_verdict(min_fail['dp'])}; hirschberg: "
         f"{_verdict(min_fail['hirschberg'])}; OR-Tools: {_verdict(min_fail['ortools'])} |",
-        f"| Δpeak <= upstream hirschberg's on every golden call (all n; VmHWM, 4 KiB pages) "
-        f"| {_verdict(peak_fail)} |",
+        f"| Δpeak <= upstream hirschberg's on every call run ({len(ours)} calls, "
+        f"{len(small)} with n < {TARGET_ITEMS}; VmHWM, 4 KiB pages) | {_verdict(peak_fail)} |",
         "| the same, traced at byte resolution (ours' upper bound <= hirschberg's lower "
-        f"bound; all n) | {'not measured' if traced_fail is None else _verdict(traced_fail)} |",
+        f"bound) | {'not measured' if traced_fail is None else _verdict(traced_fail)} |",
         f"| ours exact on every call | {_verdict(wrong)} |",
         "",
     ]
