@@ -11,8 +11,8 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-import numpy as np
 import pytest
+from canonical_table import CanonicalTable
 from grouping_forced import copies_violation
 
 from knapsack_audit.exhaustive import best_masks, exact_scale, subset_table
@@ -24,7 +24,6 @@ from knapsack_audit.optimized import (
     selection_at,
 )
 from knapsack_audit.reference import dp_knapsack, quantize
-from knapsack_audit.reference.validation import integer_runtimes, validate
 
 
 def exact_sum(runtime: list[float], saved: list[int]) -> Fraction:
@@ -78,34 +77,6 @@ def test_small_scope_frontier_equals_per_budget_solves(
     assert checked == sum(20**k for k in range(4))
 
 
-def canonical_selections(
-    memory: list[float], runtime: list[float], capacities: list[int]
-) -> list[list[int]]:
-    """The canonical selection of SPEC 6.1 at each capacity, from one numpy
-    int64 table ``OPT(i, c)`` (independent of the torch code under test):
-    backtrack from the last item, leaving item ``i`` out whenever
-    ``OPT(i - 1, c) == OPT(i, c)``. Exact: the golden values sum below 2**62."""
-    instance = validate(memory, runtime, max(capacities) / 10000)
-    values, _ = integer_runtimes(instance.runtimes)
-    assert sum(abs(v) for v in values) < 2**62
-    weights, columns = instance.weights, max(capacities) + 1
-    table = np.zeros((len(weights) + 1, columns), dtype=np.int64)
-    for i, (w, v) in enumerate(zip(weights, values, strict=True)):
-        table[i + 1] = table[i]
-        if w < columns:
-            np.maximum(table[i, : columns - w] + v, table[i, w:], out=table[i + 1, w:])
-    rows = table.tolist()
-    selections = []
-    for c in capacities:
-        saved = []
-        for i in range(len(weights) - 1, -1, -1):
-            if rows[i + 1][c] != rows[i][c]:
-                saved.append(i)
-                c -= weights[i]
-        selections.append(sorted(saved))
-    return selections
-
-
 @pytest.mark.parametrize(
     "fixture", [f for f in fixtures.load() if f.case.n >= 100], ids=lambda f: f.name
 )
@@ -118,7 +89,8 @@ def test_tables_backtrack_the_canonical_selection_at_the_knee_budgets(
     canonical selection at each of torch's 100 knee-search budgets."""
     memory, runtime, max_memory = fixture.case.arguments()
     knee_budgets = [0.001 + i * (max_memory - 0.001) / 99 for i in range(100)]
-    expected = canonical_selections(memory, runtime, [quantize(b) for b in knee_budgets])
+    table = CanonicalTable(memory, runtime, max_memory)
+    expected = [table.select(quantize(b)) for b in knee_budgets]
     with_bytes = runtime_memory_frontier(memory, runtime, max_memory)
     monkeypatch.setattr(budgets, "BYTE_TABLE_MAX_BYTES", 0)
     packed = runtime_memory_frontier(memory, runtime, max_memory)

@@ -4,7 +4,9 @@ optimized/evaluator.py).
 The knee point of ``dynamic_memory_budget_dp`` is computed by torch's own
 ``KnapsackEvaluator`` on each golden call (same budgets, same normalization),
 once with torch's ``dp_knapsack`` and once with our :class:`FrontierSolver`;
-the two must agree. The served evaluator must return torch's results float
+the two must agree, or, where upstream's float32 table answers below the
+exact optimum, ours must agree with torch's search on the exact canonical
+solver. The served evaluator must return torch's results float
 for float; compiled models run the knee search and the Pareto plot end to end.
 """
 
@@ -13,6 +15,7 @@ from __future__ import annotations
 import sys
 import types
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +23,7 @@ import pytest
 import torch
 import torch._functorch.config as functorch_config
 import torch._functorch.partitioners as partitioners
+from canonical_table import CanonicalTable
 from compiled_steps import gradients
 from torch._functorch._activation_checkpointing.knapsack import dp_knapsack
 
@@ -48,9 +52,12 @@ def knee_cases() -> list[Any]:
 @pytest.mark.parametrize("fixture", knee_cases())
 def test_knee_point_equals_torchs_on_golden_calls(fixture: fixtures.Fixture) -> None:
     """SPEC 6.1, 7.3: torch's knee search over 100 budgets picks the same knee
-    with one frontier as with 100 upstream dp_knapsack calls (the frontier
-    returns the canonical selection, which upstream's float32 table also
-    backtracks to on these calls)."""
+    with one frontier as with 100 upstream dp_knapsack calls, wherever
+    upstream's answers are exact. upstream's float32 table drops items on some
+    real-scale calls (gpt2_48, resnet_101, vit_24 with ``flops``): there the
+    frontier's knee must be the knee of torch's search with the exact
+    canonical solver (an independent numpy table), and upstream must answer
+    below the exact optimum at some budget (what explains the difference)."""
     memory, runtime, max_memory = fixture.case.arguments()
     expected = evaluator_for_call(memory, runtime).get_knee_point_memory_budget(
         knapsack_algo=dp_knapsack, max_mem_budget=max_memory
@@ -59,8 +66,23 @@ def test_knee_point_equals_torchs_on_golden_calls(fixture: fixtures.Fixture) -> 
     actual = evaluator_for_call(memory, runtime).get_knee_point_memory_budget(
         knapsack_algo=solver, max_mem_budget=max_memory
     )
-    assert actual == expected
     assert solver.frontiers_built == 1 and solver.calls == 100
+    if actual == expected:
+        return
+    exact = CanonicalTable(memory, runtime, max_memory)
+    assert actual == evaluator_for_call(memory, runtime).get_knee_point_memory_budget(
+        knapsack_algo=exact, max_mem_budget=max_memory
+    )
+    budgets = [0.001 + i * (max_memory - 0.001) / 99 for i in range(100)]
+    assert any(
+        exact_value(runtime, dp_knapsack(memory, runtime, b)[1])
+        < exact_value(runtime, exact(memory, runtime, b)[1])
+        for b in budgets
+    ), "the knees differ although upstream's answers are exact"
+
+
+def exact_value(runtime: list[float], saved: list[int]) -> Fraction:
+    return sum((Fraction(runtime[i]) for i in saved), Fraction(0))
 
 
 REAL_SCALE_ITEMS = 250
