@@ -34,7 +34,11 @@ SCOPE_RUNTIMES = (0.0, 0.5, 1.0, 1e8, -1.0)
 SCOPE_BUDGET = 7
 
 
-TABLE_MODES = {"bytes": {}, "packed": {"BYTE_TABLE_MAX_BYTES": 0}, "no table": {"TABLE_MAX_BYTES": 0}}
+TABLE_MODES = {
+    "bytes": {},
+    "packed": {"BYTE_TABLE_MAX_BYTES": 0},
+    "no table": {"TABLE_MAX_BYTES": 0},
+}
 """The three ways :mod:`optimized.budgets` answers: one byte per decision,
 packed decision words, and the solver per budget (proofs/11)."""
 
