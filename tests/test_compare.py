@@ -52,8 +52,13 @@ def _pair(new: str, options: CompareOptions | None = None) -> PairReport:
     return compare_pair(base_target, new_target, options or CompareOptions(effort=TINY))
 
 
-def test_new_identical_to_base_has_no_regression_and_ratios_near_one() -> None:
-    """SPEC 9.1, 9.2: BASE against itself: no regression, no difference, time ratio ~1."""
+def test_new_identical_to_base_has_no_regression_and_a_time_ratio_per_family() -> None:
+    """SPEC 9.1, 9.2: BASE against itself: no regression, no difference, and a
+    finite positive time ratio in every timed family. How near 1 the ratio is
+    depends on the machine's load, not on the code: at this effort (3 repeats
+    of microsecond solves) a 2-core machine running the suite in parallel
+    measured 3.5x once, so this test asserts no bound on it (no timed
+    assertions in unit tests, CONTRIBUTING)."""
     report = _pair(REFERENCE)
     assert report.error is None and report.regressions == 0
     timed = [family for family in report.families if family.time.median is not None]
@@ -61,8 +66,8 @@ def test_new_identical_to_base_has_no_regression_and_ratios_near_one() -> None:
     for family in report.families:
         assert family.differing == 0 and not family.new_failures and not family.base_failures
     for family in timed:
-        assert family.time.median is not None
-        assert 0.5 < family.time.median < 2.0, (family.family, family.time)
+        assert family.time.median is not None and family.time.worst is not None
+        assert 0 < family.time.median <= family.time.worst < float("inf"), family
 
 
 def test_slower_correct_new_is_reported_slower_not_wrong() -> None:
