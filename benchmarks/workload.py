@@ -64,7 +64,6 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.capture_deep import DATA_DIRECTORY
-from benchmarks.oracle import int64_canonical_dp
 from benchmarks.report import write_markdown
 from benchmarks.worker import (
     load_solver,
@@ -75,14 +74,13 @@ from benchmarks.worker import (
 )
 from knapsack_audit import catalog
 from knapsack_audit.golden import fixtures
+from knapsack_audit.integer_oracle import canonical_table
 from knapsack_audit.reference import dp_knapsack as reference_dp
 from knapsack_audit.reference import quantize
 
 GOLDEN_SOLVERS = ("optimized", "upstream_dp", "upstream_hirschberg", "ortools")
 PAIRED_SOLVERS = ("optimized", "upstream_dp", "upstream_hirschberg")
 RESULTS_PATH = Path(__file__).resolve().parent / "results" / "workload.json"
-KNEE_BUDGETS = 100
-"""Budgets torch's knee search evaluates (``get_knee_point_memory_budget``'s default)."""
 
 
 def workload_calls() -> list[fixtures.Fixture]:
@@ -172,12 +170,6 @@ def measure_paired(repeats: int, min_items: int) -> list[dict[str, Any]]:
     return records
 
 
-def knee_budgets(max_memory: float) -> list[float]:
-    """The budgets of ``get_knee_point_memory_budget`` (torch 2.13), same formula."""
-    low = 0.001
-    return [low + i * (max_memory - low) / (KNEE_BUDGETS - 1) for i in range(KNEE_BUDGETS)]
-
-
 def _knee(
     memory: list[float],
     runtime: list[float],
@@ -238,11 +230,13 @@ def _budgets_below_optimum(
 
 def _exact_canonical(
     memory: list[float], runtime: list[float], max_memory: float
-) -> tuple[float, list[int], list[int]]:
-    """The reference's canonical answer (SPEC 6.1), by the int64 table when
-    exact there, else by the pure-Python reference itself."""
-    answer = int64_canonical_dp(memory, runtime, max_memory)
-    return reference_dp(memory, runtime, max_memory) if answer is None else answer
+) -> Callable[[list[float], list[float], float], tuple[float, list[int], list[int]]]:
+    """A solver with the reference's canonical answers (SPEC 6.1) on these
+    items at every budget up to ``max_memory``: one int64 table
+    (:func:`knapsack_audit.integer_oracle.canonical_table`) when exact there,
+    else the pure-Python reference itself."""
+    table = canonical_table(memory, runtime, max_memory)
+    return reference_dp if table is None else table
 
 
 def measure_multi_budget(min_items: int, repeats: int) -> list[dict[str, Any]]:
@@ -252,6 +246,7 @@ def measure_multi_budget(min_items: int, repeats: int) -> list[dict[str, Any]]:
     :func:`_exact_canonical`) too."""
     import torch
 
+    from knapsack_audit.optimized.evaluator import knee_budgets
     from knapsack_audit.optimized.integration import FrontierSolver
 
     dp_knapsack = catalog.load(f"{catalog.TORCH_MODULE}:dp_knapsack")
@@ -292,7 +287,8 @@ def measure_multi_budget(min_items: int, repeats: int) -> list[dict[str, Any]]:
             "same_knee": upstream_point == served_point == frontier_point,
         }
         if not record["same_knee"]:
-            record["exact_knee"] = _knee(memory, runtime, max_memory, lambda: _exact_canonical)
+            exact = _exact_canonical(memory, runtime, max_memory)
+            record["exact_knee"] = _knee(memory, runtime, max_memory, lambda e=exact: e)
             record["upstream_budgets_below_optimum"] = _budgets_below_optimum(
                 memory, runtime, budgets, dp_knapsack
             )

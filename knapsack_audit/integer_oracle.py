@@ -21,7 +21,13 @@ from fractions import Fraction
 
 import numpy as np
 
-from knapsack_audit.reference.validation import Instance, integer_runtimes, validate
+from knapsack_audit.reference.validation import (
+    Instance,
+    format_result,
+    integer_runtimes,
+    quantize,
+    validate,
+)
 
 MAX_CAPACITY = 2**20
 """Largest row (``min(Q, sum w)`` columns, 8 MiB) :func:`integer_optimum`
@@ -57,3 +63,56 @@ def instance_optimum(instance: Instance, max_columns: int | None) -> Fraction | 
             np.maximum(best[w:], best[: columns + 1 - w] + v, out=best[w:])
     # OPT(n, c) is non-decreasing in c, so the last cell is the optimum.
     return Fraction(int(best[-1]), 2**shift)
+
+
+class CanonicalTable:
+    """The full table ``OPT(i, c)`` of one call in numpy int64, for the
+    reference's canonical selection (SPEC 6.1) at any budget up to the one it
+    was built for: :meth:`select` backtracks from the last item, leaving item
+    ``i`` out whenever ``OPT(i - 1, c) == OPT(i, c)``, as
+    :func:`knapsack_audit.reference.dp_knapsack` does. Exact because every
+    entry is the value of a subset; build it with :func:`canonical_table`,
+    which declines when a sum could leave int64. Time and memory
+    O(n * C) cells, ``C = min(Q, sum w)``: for many budgets on real-scale
+    calls, where the pure-Python reference takes seconds per budget.
+    """
+
+    def __init__(self, instance: Instance, values: list[int]) -> None:
+        self._runtimes, self._weights = instance.runtimes, instance.weights
+        self._capacity = instance.capacity
+        columns = min(instance.capacity, sum(instance.weights)) + 1
+        table = np.zeros((len(values) + 1, columns), dtype=np.int64)
+        for i, (w, v) in enumerate(zip(self._weights, values, strict=True)):
+            table[i + 1] = table[i]
+            if w < columns:
+                np.maximum(table[i, : columns - w] + v, table[i, w:], out=table[i + 1, w:])
+        self._rows: list[list[int]] = table.tolist()
+
+    def select(self, capacity: int) -> list[int]:
+        """The canonical selection at ``capacity <= Q`` units, ascending
+        (beyond the total weight the table is flat, so the last column)."""
+        if not 0 <= capacity <= self._capacity:
+            raise ValueError(f"capacity must be in 0..{self._capacity} units, got {capacity}")
+        saved, c, rows = [], min(capacity, len(self._rows[0]) - 1), self._rows
+        for i in range(len(self._weights) - 1, -1, -1):
+            if rows[i + 1][c] != rows[i][c]:
+                saved.append(i)
+                c -= self._weights[i]
+        return saved[::-1]
+
+    def __call__(
+        self, memory: object, runtime: object, max_memory: float
+    ) -> tuple[float, list[int], list[int]]:
+        """The reference's triple at ``max_memory``, for the items the table
+        was built on (``memory`` and ``runtime`` are not read again)."""
+        return format_result(self._runtimes, self.select(quantize(max_memory)))
+
+
+def canonical_table(memory: object, runtime: object, max_memory: object) -> CanonicalTable | None:
+    """:class:`CanonicalTable` of a call (validated as SPEC 1), or ``None`` when
+    the values' absolute total reaches ``2**62`` (int64 could overflow)."""
+    instance = validate(memory, runtime, max_memory)
+    values, _ = integer_runtimes(instance.runtimes)
+    if sum(abs(v) for v in values) >= 2**62:
+        return None
+    return CanonicalTable(instance, values)

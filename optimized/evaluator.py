@@ -36,6 +36,17 @@ from torch._functorch._activation_checkpointing.knapsack_evaluator import Knapsa
 Solver = Callable[[list[float], list[float], float], tuple[float, list[int], list[int]]]
 
 
+def knee_budgets(
+    max_mem_budget: float, min_mem_budget: float = 0.001, iterations: int = 100
+) -> list[float]:
+    """The budgets ``KnapsackEvaluator.get_knee_point_memory_budget`` evaluates,
+    by its formula and with its defaults (torch 2.13)."""
+    return [
+        min_mem_budget + i * (max_mem_budget - min_mem_budget) / (iterations - 1)
+        for i in range(iterations)
+    ]
+
+
 def evaluator_for_call(
     memory: list[float],
     runtime: list[float],

@@ -12,17 +12,18 @@ import itertools
 from fractions import Fraction
 
 import pytest
-from canonical_table import CanonicalTable
 from grouping_forced import copies_violation
 
 from knapsack_audit.exhaustive import best_masks, exact_scale, subset_table
 from knapsack_audit.golden import fixtures
+from knapsack_audit.integer_oracle import canonical_table
 from knapsack_audit.optimized import (
     budgets,
     dp_knapsack_sliding_hirschberg,
     runtime_memory_frontier,
     selection_at,
 )
+from knapsack_audit.optimized.evaluator import knee_budgets
 from knapsack_audit.reference import dp_knapsack, quantize
 
 
@@ -92,14 +93,15 @@ def test_tables_backtrack_the_canonical_selection_at_the_knee_budgets(
     the one-byte and the packed decision tables both give the reference's
     canonical selection at each of torch's 100 knee-search budgets."""
     memory, runtime, max_memory = fixture.case.arguments()
-    knee_budgets = [0.001 + i * (max_memory - 0.001) / 99 for i in range(100)]
-    table = CanonicalTable(memory, runtime, max_memory)
-    expected = [table.select(quantize(b)) for b in knee_budgets]
+    budgets_searched = knee_budgets(max_memory)
+    table = canonical_table(memory, runtime, max_memory)
+    assert table is not None  # the golden values sum below 2**62
+    expected = [table.select(quantize(b)) for b in budgets_searched]
     with_bytes = runtime_memory_frontier(memory, runtime, max_memory)
     monkeypatch.setattr(budgets, "BYTE_TABLE_MAX_BYTES", 0)
     packed = runtime_memory_frontier(memory, runtime, max_memory)
     assert with_bytes._table is not None and packed._table is not None
-    for budget, canonical in zip(knee_budgets, expected, strict=True):
+    for budget, canonical in zip(budgets_searched, expected, strict=True):
         assert selection_at(with_bytes, budget)[1] == canonical, budget
         assert selection_at(packed, budget)[1] == canonical, budget
 

@@ -23,13 +23,17 @@ import pytest
 import torch
 import torch._functorch.config as functorch_config
 import torch._functorch.partitioners as partitioners
-from canonical_table import CanonicalTable
 from compiled_steps import gradients
 from torch._functorch._activation_checkpointing.knapsack import dp_knapsack
 
 from knapsack_audit.golden import fixtures
+from knapsack_audit.integer_oracle import canonical_table
 from knapsack_audit.optimized import dp_knapsack_sliding_hirschberg, integration
-from knapsack_audit.optimized.evaluator import FrontierKnapsackEvaluator, evaluator_for_call
+from knapsack_audit.optimized.evaluator import (
+    FrontierKnapsackEvaluator,
+    evaluator_for_call,
+    knee_budgets,
+)
 from knapsack_audit.reference import dp_knapsack as reference_dp_knapsack
 
 SMALL_CALL_ITEMS = 100
@@ -69,15 +73,15 @@ def test_knee_point_equals_torchs_on_golden_calls(fixture: fixtures.Fixture) -> 
     assert solver.frontiers_built == 1 and solver.calls == 100
     if actual == expected:
         return
-    exact = CanonicalTable(memory, runtime, max_memory)
+    exact = canonical_table(memory, runtime, max_memory)
+    assert exact is not None  # the golden values sum below 2**62
     assert actual == evaluator_for_call(memory, runtime).get_knee_point_memory_budget(
         knapsack_algo=exact, max_mem_budget=max_memory
     )
-    budgets = [0.001 + i * (max_memory - 0.001) / 99 for i in range(100)]
     assert any(
         exact_value(runtime, dp_knapsack(memory, runtime, b)[1])
         < exact_value(runtime, exact(memory, runtime, b)[1])
-        for b in budgets
+        for b in knee_budgets(max_memory)
     ), "the knees differ although upstream's answers are exact"
 
 
@@ -109,7 +113,7 @@ def test_served_evaluator_returns_torchs_results_float_for_float(
     returns exactly the result dicts of torch's KnapsackEvaluator at the 100
     knee budgets, for a frontier and for a solver without ``prepare``."""
     memory, runtime, max_memory = fixture.case.arguments()
-    budgets = [0.001 + i * (max_memory - 0.001) / 99 for i in range(100)]
+    budgets = knee_budgets(max_memory)
     for make_solver in (integration.FrontierSolver, lambda: dp_knapsack_sliding_hirschberg):
         expected = evaluator_for_call(
             memory, runtime
