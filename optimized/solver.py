@@ -92,6 +92,7 @@ from knapsack_audit.reference.validation import (
 
 from . import bounded, checks, driver, repeated
 from .backends import (
+    DECISION_BYTES_FLOOR,
     PYTHON_BASE_CASE_CELLS,
     ProfileBackend,
     PythonBackend,
@@ -246,14 +247,16 @@ def dp_knapsack_sliding_hirschberg(
         typed = repeated.read_types(
             memory, runtime, max_memory, _GROUPING_MIN_SAVED_ITEMS, BOUNDED_MAX_TYPES
         )
-        if typed is not None:
-            needed, _ = solver_buffer_bytes(typed.n, typed.capacity, typed.weight_total)
-            if needed <= ALWAYS_FITS_BYTES:  # else the general path checks (SPEC 1.6)
-                counts = bounded.optimal_counts(
-                    typed.weights, typed.values, typed.copies, typed.capacity, BOUNDED_MAX_STAGES
-                )
-                if counts is not None:
-                    return typed.answer(counts)
+        if typed is not None and (
+            buffers_always_fit(typed.capacity)
+            or solver_buffer_bytes(typed.n, typed.capacity, typed.weight_total)[0]
+            <= ALWAYS_FITS_BYTES
+        ):  # else the general path checks SPEC 1.6
+            counts = bounded.optimal_counts(
+                typed.weights, typed.values, typed.copies, typed.capacity, BOUNDED_MAX_STAGES
+            )
+            if counts is not None:
+                return typed.answer(counts)
     instance = validate(memory, runtime, max_memory)
     require_solver_buffers(instance)
     values, _ = integer_runtimes(instance.runtimes)
@@ -272,6 +275,18 @@ def solver_buffer_bytes(n: int, capacity: int, weight_total: int) -> tuple[int, 
         TorchBackend.bytes_needed(columns, torch.int64, words),
         f"3 x (C+1) int64 rows and {words} int64 decision words, C={columns}",
     )
+
+
+def buffers_always_fit(capacity: int) -> bool:
+    """Whether :func:`solver_buffer_bytes` is at most ``ALWAYS_FITS_BYTES`` for
+    budget ``Q = capacity`` whatever ``n`` and ``sum_i q_i``, decided without
+    touching torch (a cold torch call costs more than the typed front's
+    whole answer). With ``C <= Q``, 8-byte words and :func:`.backends.decision_words`'
+    ``words <= max(C + 1, spare / 8)``, ``spare = max(DECISION_BYTES_FLOOR,
+    16 (Q + 1) - 24 (C + 1))``, the bytes are at most ``max(32 (Q + 1), 24 (Q
+    + 1) + DECISION_BYTES_FLOOR)`` (tests/test_optimized.py checks the bound)."""
+    units = capacity + 1
+    return max(32 * units, 24 * units + DECISION_BYTES_FLOOR) <= ALWAYS_FITS_BYTES
 
 
 def require_solver_buffers(instance: Instance) -> None:

@@ -29,6 +29,7 @@ from knapsack_audit.optimized import (
 )
 from knapsack_audit.optimized import checks as invariants
 from knapsack_audit.reference import dp_knapsack, exact_optimum, validate
+from knapsack_audit.reference.validation import ALWAYS_FITS_BYTES
 
 UNIT = 1e-4
 
@@ -174,6 +175,33 @@ def test_flops_runtimes_take_the_int64_path(monkeypatch: pytest.MonkeyPatch) -> 
     assert ours[0] == reference[0]
     instance = validate(memory, runtime, 0.2)
     assert sum(instance.weights[i] for i in ours[1]) <= instance.capacity
+
+
+@given(
+    st.integers(0, 1 << 23),
+    st.integers(0, 1 << 24),
+    st.integers(0, 1 << 40),
+)
+@example((1 << 21) - 1, 10**6, 1 << 40)
+@example((1 << 21) - 1, 1, 1 << 21)
+@example(3 << 20, 1, 1 << 22)  # a bound twice too generous admits this
+def test_buffers_always_fit_only_where_the_buffers_do(
+    capacity: int, n: int, weight_total: int
+) -> None:
+    """SPEC 1.6: the typed front skips the buffer check (``buffers_always_fit``)
+    only for budgets where no ``n`` and no total weight need more than
+    ``ALWAYS_FITS_BYTES``."""
+    if solver.buffers_always_fit(capacity):
+        assert solver.solver_buffer_bytes(n, capacity, weight_total)[0] <= ALWAYS_FITS_BYTES
+
+
+def test_buffers_always_fit_is_tight() -> None:
+    """SPEC 1.6: the bound admits every budget of the partitioner (Q <= 10000)
+    and stops where a call needs more than ``ALWAYS_FITS_BYTES`` (Q = 2**21,
+    one item)."""
+    assert solver.buffers_always_fit((1 << 21) - 1)
+    assert not solver.buffers_always_fit(1 << 21)
+    assert solver.solver_buffer_bytes(1, 1 << 21, 1 << 21)[0] > ALWAYS_FITS_BYTES
 
 
 @pytest.mark.parametrize(
