@@ -99,23 +99,22 @@ class TypedCall:
         """SPEC 7's triple for ``counts[t]`` copies of each type: the
         lowest-indexed ones (SPEC 6.3), ``saved`` ascending, ``recomputable``
         descending, the value ``float`` of the exact sum (SPEC 7.1)."""
-        whole = bytearray(256)
+        saving = bytearray(256)  # saving[t]: type t's copies are saved (so far)
         partial = []
         for t, (k, m) in enumerate(zip(counts, self.copies, strict=True)):
             if not 0 <= k <= m:
                 raise ValueError(f"{k} copies requested of a type that has {m}")
             if k == m:
-                whole[t] = 1
+                saving[t] = 1
             elif k:
-                partial.append((t, k))
-        saved = bytearray(self.item_types.translate(whole))
-        for t, k in partial:
-            end = first_items_end(self.item_types, t, k)
-            only = bytearray(256)
-            only[t] = 1
-            mask = self.item_types[:end].translate(only)
-            both = int.from_bytes(saved[:end], "little") | int.from_bytes(mask, "little")
-            saved[:end] = both.to_bytes(end, "little")
+                partial.append((first_items_end(self.item_types, t, k), t))
+        saved = bytearray(self.item_types.translate(saving))
+        # A partial type's saved copies are its copies before its end. From the
+        # largest end down, each prefix is re-marked with the type added: a
+        # type marked earlier has every copy before this end saved.
+        for end, t in sorted(partial, reverse=True):
+            saving[t] = 1
+            saved[:end] = self.item_types[:end].translate(saving)
         total = sum(map(int.__mul__, counts, self.values))
         value = total / (1 << self.shift)  # correctly rounded (exact ints)
         n = len(saved)

@@ -157,6 +157,25 @@ def test_first_items_end_against_a_scan() -> None:
             assert repeated.first_items_end(item_types, t, k) == positions[k - 1] + 1
 
 
+def test_answer_saves_the_lowest_indexed_copies_of_every_type() -> None:
+    """SPEC 6.3, 7: for every count vector over three interleaved types (two or
+    three of them partial at once), ``TypedCall.answer`` saves exactly each
+    type's lowest-indexed copies, ascending, the rest descending."""
+    item_types = bytes([2, 0, 1, 2, 0, 0, 1, 2, 1, 0, 2])
+    copies = [item_types.count(t) for t in range(3)]
+    call = repeated.TypedCall([1, 1, 1], [4, 2, 1], copies, 11, 0, item_types)
+    for counts in itertools.product(*(range(m + 1) for m in copies)):
+        expected = sorted(
+            i
+            for t in range(3)
+            for i in [i for i, x in enumerate(item_types) if x == t][: counts[t]]
+        )
+        value, saved, rest = call.answer(counts)
+        assert saved == expected, counts
+        assert rest == sorted(set(range(len(item_types))) - set(expected), reverse=True)
+        assert value == 4 * counts[0] + 2 * counts[1] + counts[2]
+
+
 def _weight_only(original: Callable[..., Any]) -> Callable[..., Any]:
     def merge(weights, values):  # type: ignore[no-untyped-def]
         return original(weights, [values[weights.index(q)] for q in weights])  # keyed by q alone
