@@ -1,6 +1,6 @@
 """The real workload: golden partitioner calls, one solve each and every budget at once.
 
-Two grids (issue #13), both side by side in one run:
+Four grids (issue #13), each side by side in one run:
 
 ``golden``
     Every call :func:`knapsack_audit.golden.fixtures.load` returns (the golden
@@ -41,6 +41,18 @@ Two grids (issue #13), both side by side in one run:
     and how many of the 100 budgets upstream's float32 ``dp_knapsack`` answers
     below the exact optimum.
 
+``pareto``
+    On every distinct item list of the calls with at least ``--min-items``
+    items, torch's Pareto bisection (``visualize_memory_budget_pareto``,
+    :func:`pareto_curve`) with torch's ``dp_knapsack`` per budget (one run)
+    against the same bisection served by one fresh
+    :class:`~knapsack_audit.optimized.integration.FrontierSolver` per run
+    (what ``serve_budgets_from_frontiers`` installs; median of
+    ``--repeats``). The curves are compared point by point (budget, exact
+    value of the selection); where they differ, the record adds whether
+    ours equals the curve of the exact canonical solver and how many of
+    upstream's points lie below the exact optimum.
+
 Results go to ``benchmarks/results/workload.json`` with the command, the
 revision and the machine; ``python -m benchmarks.report`` adds both grids and
 their targets to RESULTS.md. Timings on a shared machine are noisy: the
@@ -80,6 +92,7 @@ from knapsack_audit.reference import quantize
 
 GOLDEN_SOLVERS = ("optimized", "upstream_dp", "upstream_hirschberg", "ortools")
 PAIRED_SOLVERS = ("optimized", "upstream_dp", "upstream_hirschberg")
+GRIDS = ("golden", "paired", "multi-budget", "pareto")
 RESULTS_PATH = Path(__file__).resolve().parent / "results" / "workload.json"
 
 
@@ -296,6 +309,130 @@ def measure_multi_budget(min_items: int, repeats: int) -> list[dict[str, Any]]:
     return records
 
 
+PARETO_RESOLUTION = 1e-3
+"""torch's bisection stops at intervals narrower than this (partitioners.py)."""
+
+ParetoPoint = tuple[float, tuple[int, ...]]
+
+
+def pareto_curve(
+    solver: Callable[[list[float], list[float], float], tuple[float, list[int], list[int]]],
+    memory: list[float],
+    runtime: list[float],
+) -> tuple[list[ParetoPoint], int]:
+    """torch's Pareto bisection (``visualize_memory_budget_pareto`` in
+    ``torch/_functorch/partitioners.py``, torch 2.10-2.15) on one knapsack call,
+    with ``solver`` where the partitioner calls its configured solver.
+
+    torch evaluates budgets 0.0 and 1.0, then bisects an interval while its
+    two outcomes differ and it is at least :data:`PARETO_RESOLUTION` wide;
+    an outcome is (runtime recomputed, memory ratio of the min-cut's saved
+    values). Without the graph, the memory ratio here is the saved items'
+    normalized memory (the knapsack's own side of it); the runtime
+    recomputed is ``sum(runtime)`` minus the solver's value, as torch has
+    it. Returns the points ``(budget, saved indices)``, sorted, and the
+    number of solver calls (:func:`exact_points` values the points outside
+    the timed run)."""
+    total = sum(runtime)
+    selections: dict[float, tuple[int, ...]] = {}
+
+    def estimate(budget: float) -> tuple[float, float, float]:
+        value, saved, _ = solver(memory, runtime, max(budget, 0))
+        selections[budget] = tuple(saved)
+        return budget, total - value, sum(memory[i] for i in saved)
+
+    options = [estimate(0.0), estimate(1.0)]
+    calls = 2
+    if options[0][1:] != options[1][1:]:
+        bisects = [(options[0], options[1])]
+        while bisects:
+            lhs, rhs = bisects.pop()
+            if rhs[0] - lhs[0] < PARETO_RESOLUTION:
+                options += [lhs, rhs]
+                continue
+            mid = estimate((lhs[0] + rhs[0]) / 2)
+            calls += 1
+            if mid[1:] != lhs[1:]:
+                bisects.append((lhs, mid))
+            if mid[1:] != rhs[1:]:
+                bisects.append((mid, rhs))
+    return sorted((budget, selections[budget]) for budget, _, _ in options), calls
+
+
+def exact_points(runtime: list[float], curve: list[ParetoPoint]) -> list[tuple[float, Fraction]]:
+    """``curve``'s points as (budget, exact value of the saved runtimes)."""
+    return [
+        (budget, sum((Fraction(runtime[i]) for i in saved), Fraction(0))) for budget, saved in curve
+    ]
+
+
+def _pareto_below_optimum(
+    memory: list[float], runtime: list[float], points: list[tuple[float, Fraction]]
+) -> int:
+    """Points worth less than the exact optimum at their budget."""
+    from knapsack_audit.optimized import runtime_memory_frontier
+
+    frontier = runtime_memory_frontier(memory, runtime, 1.0)
+    return sum(
+        value < frontier.optimum(min(quantize(budget), frontier.capacity))
+        for budget, value in points
+    )
+
+
+def _served_pareto_curve(
+    memory: list[float], runtime: list[float]
+) -> tuple[list[ParetoPoint], int]:
+    """The bisection as ``serve_budgets_from_frontiers`` serves it: one new
+    frontier for the graph, then one selection per budget."""
+    from knapsack_audit.optimized.integration import FrontierSolver
+
+    return pareto_curve(FrontierSolver(), memory, runtime)
+
+
+def measure_pareto(min_items: int, repeats: int) -> list[dict[str, Any]]:
+    """The ``pareto`` grid (module docstring), one record per distinct item list."""
+    import torch
+
+    dp_knapsack = catalog.load(f"{catalog.TORCH_MODULE}:dp_knapsack")
+    torch.set_num_threads(1)
+    records, seen = [], set()
+    for fixture in workload_calls():
+        memory, runtime, _ = fixture.case.arguments()
+        key = (tuple(memory), tuple(runtime))
+        if fixture.case.n < min_items or key in seen:
+            continue
+        seen.add(key)
+        served = partial(_served_pareto_curve, memory, runtime)
+        served()  # warm-up
+        upstream_times, (upstream_curve, upstream_calls) = _timed(
+            partial(pareto_curve, dp_knapsack, memory, runtime), 1
+        )
+        served_times, (served_curve, served_calls) = _timed(served, repeats)
+        upstream_points = exact_points(runtime, upstream_curve)
+        served_points = exact_points(runtime, served_curve)
+        record = {
+            "call": fixture.name,
+            "n": fixture.case.n,
+            "estimator": fixture.provenance.get("runtime_estimator"),
+            "upstream_s": upstream_times[0],
+            "served_s": statistics.median(served_times),
+            "upstream_calls": upstream_calls,
+            "served_calls": served_calls,
+            "upstream_points": len(upstream_curve),
+            "served_points": len(served_curve),
+            "same_curve": upstream_points == served_points,
+        }
+        if not record["same_curve"]:
+            exact = _exact_canonical(memory, runtime, 1.0)
+            exact_curve = exact_points(runtime, pareto_curve(exact, memory, runtime)[0])
+            record["exact_curve"] = exact_curve == served_points
+            record["upstream_points_below_optimum"] = _pareto_below_optimum(
+                memory, runtime, upstream_points
+            )
+        records.append(record)
+    return records
+
+
 def _child(solver: str, args: argparse.Namespace) -> list[dict[str, Any]]:
     """One solver's golden run in a fresh interpreter (its own VmHWM)."""
     command = [sys.executable, "-m", "benchmarks.workload", "--child", solver]
@@ -317,8 +454,10 @@ def run_grid(grid: str, args: argparse.Namespace) -> dict[str, Any]:
         data: Any = {name: _child(name, args) for name in GOLDEN_SOLVERS}
     elif grid == "paired":
         data = measure_paired(args.repeats, args.golden_min_items)
-    else:
+    elif grid == "multi-budget":
         data = measure_multi_budget(args.min_items, args.repeats)
+    else:
+        data = measure_pareto(args.min_items, args.repeats)
     return {
         "command": "python -m benchmarks.workload " + " ".join(sys.argv[1:]),
         "date": started.isoformat(timespec="seconds"),
@@ -333,12 +472,10 @@ def run_grid(grid: str, args: argparse.Namespace) -> dict[str, Any]:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--grid", choices=("golden", "paired", "multi-budget", "all"), default="all"
-    )
+    parser.add_argument("--grid", choices=(*GRIDS, "all"), default="all")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--timeout", type=float, default=120.0, help="ortools' time limit")
-    parser.add_argument("--min-items", type=int, default=100, help="multi-budget grid")
+    parser.add_argument("--min-items", type=int, default=100, help="multi-budget and pareto grids")
     parser.add_argument(
         "--golden-min-items", type=int, default=0, help="golden grid: skip smaller calls"
     )
@@ -358,7 +495,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     os.environ["OMP_NUM_THREADS"] = "1"
     results = json.loads(args.out.read_text()) if args.out.exists() else {}
-    for grid in ("golden", "paired", "multi-budget") if args.grid == "all" else (args.grid,):
+    for grid in GRIDS if args.grid == "all" else (args.grid,):
         results[grid] = run_grid(grid, args)
         args.out.write_text(json.dumps(results, indent=1) + "\n")
         print(f"{grid}: {results[grid]['wall_s']:.0f} s", flush=True)
