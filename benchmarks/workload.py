@@ -69,7 +69,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
@@ -85,8 +85,10 @@ from benchmarks.worker import (
     traced_peaks,
 )
 from knapsack_audit import catalog
+from knapsack_audit.cases import Case
 from knapsack_audit.golden import fixtures
 from knapsack_audit.integer_oracle import canonical_table
+from knapsack_audit.properties import saved_value, saved_weight
 from knapsack_audit.reference import dp_knapsack as reference_dp
 from knapsack_audit.reference import quantize
 
@@ -133,8 +135,8 @@ def measure_solver(
         python_peak, torch_peak = traced_peaks(
             lambda m=memory, r=runtime, b=max_memory: solver(m, r, b)
         )
-        weight = sum(quantize(float(memory[i])) for i in saved)
-        exact = sum((Fraction(runtime[i]) for i in saved), Fraction(0))
+        weight = saved_weight(fixture.case, saved)
+        exact = saved_value(fixture.case, saved)
         records.append(
             {
                 "call": fixture.name,
@@ -225,20 +227,14 @@ class _TimedSolver:
         return answer
 
 
-def _budgets_below_optimum(
-    memory: list[float], runtime: list[float], budgets: list[float], solver: Callable[..., Any]
-) -> int:
-    """Knee budgets at which ``solver``'s selection is worth less than the exact
-    optimum there (exact rationals; upstream's float32 table can drop an item)."""
+def _below_optimum(case: Case, points: list[tuple[float, Fraction]]) -> int:
+    """Points ``(budget, exact value of a selection)`` worth less than the exact
+    optimum at their budget (upstream's float32 table can drop an item)."""
     from knapsack_audit.optimized import runtime_memory_frontier
 
-    frontier = runtime_memory_frontier(memory, runtime, max(budgets))
-    below = 0
-    for budget in budgets:
-        _, saved, _ = solver(memory, runtime, budget)
-        value = sum((Fraction(runtime[i]) for i in saved), Fraction(0))
-        below += value < frontier.optimum(quantize(budget))
-    return below
+    memory, runtime, _ = case.arguments()
+    frontier = runtime_memory_frontier(memory, runtime, max(budget for budget, _ in points))
+    return sum(value < frontier.optimum(quantize(budget)) for budget, value in points)
 
 
 def _exact_canonical(
@@ -302,8 +298,11 @@ def measure_multi_budget(min_items: int, repeats: int) -> list[dict[str, Any]]:
         if not record["same_knee"]:
             exact = _exact_canonical(memory, runtime, max_memory)
             record["exact_knee"] = _knee(memory, runtime, max_memory, lambda e=exact: e)
-            record["upstream_budgets_below_optimum"] = _budgets_below_optimum(
-                memory, runtime, budgets, dp_knapsack
+            record["upstream_budgets_below_optimum"] = _below_optimum(
+                fixture.case,
+                exact_points(
+                    fixture.case, [(b, dp_knapsack(memory, runtime, b)[1]) for b in budgets]
+                ),
             )
         records.append(record)
     return records
@@ -312,7 +311,7 @@ def measure_multi_budget(min_items: int, repeats: int) -> list[dict[str, Any]]:
 PARETO_RESOLUTION = 1e-3
 """torch's bisection stops at intervals narrower than this (partitioners.py)."""
 
-ParetoPoint = tuple[float, tuple[int, ...]]
+ParetoPoint = tuple[float, Sequence[int]]
 
 
 def pareto_curve(
@@ -359,24 +358,10 @@ def pareto_curve(
     return sorted((budget, selections[budget]) for budget, _, _ in options), calls
 
 
-def exact_points(runtime: list[float], curve: list[ParetoPoint]) -> list[tuple[float, Fraction]]:
-    """``curve``'s points as (budget, exact value of the saved runtimes)."""
-    return [
-        (budget, sum((Fraction(runtime[i]) for i in saved), Fraction(0))) for budget, saved in curve
-    ]
-
-
-def _pareto_below_optimum(
-    memory: list[float], runtime: list[float], points: list[tuple[float, Fraction]]
-) -> int:
-    """Points worth less than the exact optimum at their budget."""
-    from knapsack_audit.optimized import runtime_memory_frontier
-
-    frontier = runtime_memory_frontier(memory, runtime, 1.0)
-    return sum(
-        value < frontier.optimum(min(quantize(budget), frontier.capacity))
-        for budget, value in points
-    )
+def exact_points(case: Case, points: list[ParetoPoint]) -> list[tuple[float, Fraction]]:
+    """``(budget, saved indices)`` points of ``case`` as (budget, exact value of
+    the saved runtimes, :func:`knapsack_audit.properties.saved_value`)."""
+    return [(budget, saved_value(case, saved)) for budget, saved in points]
 
 
 def _served_pareto_curve(
@@ -408,8 +393,8 @@ def measure_pareto(min_items: int, repeats: int) -> list[dict[str, Any]]:
             partial(pareto_curve, dp_knapsack, memory, runtime), 1
         )
         served_times, (served_curve, served_calls) = _timed(served, repeats)
-        upstream_points = exact_points(runtime, upstream_curve)
-        served_points = exact_points(runtime, served_curve)
+        upstream_points = exact_points(fixture.case, upstream_curve)
+        served_points = exact_points(fixture.case, served_curve)
         record = {
             "call": fixture.name,
             "n": fixture.case.n,
@@ -424,11 +409,9 @@ def measure_pareto(min_items: int, repeats: int) -> list[dict[str, Any]]:
         }
         if not record["same_curve"]:
             exact = _exact_canonical(memory, runtime, 1.0)
-            exact_curve = exact_points(runtime, pareto_curve(exact, memory, runtime)[0])
+            exact_curve = exact_points(fixture.case, pareto_curve(exact, memory, runtime)[0])
             record["exact_curve"] = exact_curve == served_points
-            record["upstream_points_below_optimum"] = _pareto_below_optimum(
-                memory, runtime, upstream_points
-            )
+            record["upstream_points_below_optimum"] = _below_optimum(fixture.case, upstream_points)
         records.append(record)
     return records
 
