@@ -7,6 +7,8 @@ into a pull-request review or an upstream issue and replayed verbatim.
 
 from __future__ import annotations
 
+import ast
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,8 +36,106 @@ class Case:
         return list(self.memory), list(self.runtime), self.max_memory
 
     def as_call(self, function: str = "solver") -> str:
-        """Copy-pasteable Python call, e.g. ``solver([0.0001], [1.0], 0.0001)``.
+        """Copy-pasteable Python call, runs of equal values grouped.
 
-        Floats print with ``repr``, which round-trips exactly.
+        A real partitioner call is mostly copies of a few item types, so each
+        argument list is written as runs: ``[v] * k`` for ``k >= 3`` equal
+        neighbours, literal lists between them. Floats print with ``repr``,
+        which round-trips exactly, and the expression evaluates to exactly
+        the lists passed (``tests/test_cases.py`` evaluates it back).
+
+        >>> Case.of([1e-4] * 3, [1.0] * 3, 1e-4).as_call()
+        'solver([0.0001] * 3, [1.0] * 3, 0.0001)'
+        >>> Case.of([0.5, 0.25], [2.0, 1.0], 0.5).as_call("dp_knapsack")
+        'dp_knapsack([0.5, 0.25], [2.0, 1.0], 0.5)'
         """
+        memory, runtime = grouped_list(self.memory), grouped_list(self.runtime)
+        return f"{function}({memory}, {runtime}, {self.max_memory!r})"
+
+    def as_flat_call(self, function: str = "solver") -> str:
+        """The same call with every value written out (the length shrinking compares)."""
         return f"{function}({list(self.memory)!r}, {list(self.runtime)!r}, {self.max_memory!r})"
+
+    @classmethod
+    def from_call(cls, call: str) -> tuple[str, Case]:
+        """The function name and case of a printed call, without running any code.
+
+        Reads what :meth:`as_call` and :meth:`as_flat_call` write: literals,
+        ``[v] * k`` and ``+`` between lists (``ast.literal_eval`` refuses the
+        last two).
+
+        >>> Case.from_call("f([0.0001] * 3, [1.0, 1.0] + [2.0], 0.0001)")
+        ('f', Case(memory=(0.0001, 0.0001, 0.0001), runtime=(1.0, 1.0, 2.0), max_memory=0.0001))
+        """
+        expression = ast.parse(call.strip(), mode="eval").body
+        if not (
+            isinstance(expression, ast.Call)
+            and isinstance(expression.func, ast.Name)
+            and len(expression.args) == 3
+            and not expression.keywords
+        ):
+            raise ValueError(f"call: expected name(memory, runtime, max_memory), got {call!r}")
+        memory, runtime, max_memory = (_literal(argument) for argument in expression.args)
+        return expression.func.id, cls.of(memory, runtime, max_memory)
+
+    def distinct_items(self) -> int:
+        """Number of distinct ``(memory, runtime)`` pairs: the call's item types."""
+        return len(set(zip(self.memory, self.runtime, strict=False)))
+
+
+MIN_RUN = 3
+"""Shortest run of equal values written as ``[v] * k`` (two copies read better literally)."""
+
+
+def grouped_list(values: Sequence[Any]) -> str:
+    """A Python expression equal to ``list(values)``, runs of equal values grouped.
+
+    >>> grouped_list([0.5, 0.5, 0.5, 0.5, 0.25, 0.125, 0.5])
+    '[0.5] * 4 + [0.25, 0.125, 0.5]'
+    >>> grouped_list([])
+    '[]'
+    """
+    parts: list[str] = []
+    literal: list[Any] = []
+    for value, run in _runs(values):
+        if run >= MIN_RUN:
+            if literal:
+                parts.append(repr(literal))
+                literal = []
+            parts.append(f"[{value!r}] * {run}")
+        else:
+            literal.extend([value] * run)
+    if literal or not parts:
+        parts.append(repr(literal))
+    return " + ".join(parts)
+
+
+def _runs(values: Sequence[Any]) -> list[tuple[Any, int]]:
+    """Maximal runs of equal neighbours, as ``(value, length)``.
+
+    Equality is by ``repr`` as well as ``==``, so ``0.0`` and ``-0.0`` (equal,
+    printed apart) and two NaNs (printed alike, never equal) stay exact.
+    """
+    runs: list[tuple[Any, int]] = []
+    for value in values:
+        if runs and _same(runs[-1][0], value):
+            runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+        else:
+            runs.append((value, 1))
+    return runs
+
+
+def _literal(node: ast.expr) -> Any:
+    """A literal, ``list * int`` or ``list + list``: the grouped form, nothing else."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Mult):
+        left, right = _literal(node.left), _literal(node.right)
+        if isinstance(node.op, ast.Add) and isinstance(left, list) and isinstance(right, list):
+            return left + right
+        if isinstance(node.op, ast.Mult) and isinstance(left, list) and type(right) is int:
+            return left * right
+        raise ValueError(f"call: unsupported expression {ast.unparse(node)!r}")
+    return ast.literal_eval(node)
+
+
+def _same(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and repr(a) == repr(b)

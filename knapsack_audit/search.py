@@ -274,7 +274,7 @@ class _Search:
 
 
 def _size(case: Case) -> tuple[int, int]:
-    return case.n, len(case.as_call())
+    return case.n, len(case.as_flat_call())
 
 
 def _unshrunk(finding: Finding) -> Finding:

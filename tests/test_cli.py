@@ -9,7 +9,6 @@ are audited as file targets.
 
 from __future__ import annotations
 
-import ast
 import importlib.util
 import json
 import os
@@ -24,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from knapsack_audit.cases import Case
 from knapsack_audit.cli import memory_size
 from knapsack_audit.isolation import IsolatedSolver, Opaque, SolverTimeout, portable
 from knapsack_audit.targets import TargetError, parse_target
@@ -87,10 +87,8 @@ def findings_by_property(report: dict[str, Any], label: str) -> dict[str, dict[s
 
 
 def call_arguments(call: str) -> tuple[Any, ...]:
-    """The literal arguments of a printed call ``f([..], [..], x)``."""
-    expression = ast.parse(call, mode="eval").body
-    assert isinstance(expression, ast.Call)
-    return tuple(ast.literal_eval(argument) for argument in expression.args)
+    """The arguments of a printed call ``f([..] * k + [..], [..], x)``."""
+    return Case.from_call(call)[1].arguments()
 
 
 # --- verify torch: run once, three report formats ------------------------------------
