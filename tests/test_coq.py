@@ -26,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from torch._functorch._activation_checkpointing import knapsack as installed
 
 from knapsack_audit.optimized import dp_knapsack_sliding_hirschberg
 from knapsack_audit.reference import dp_knapsack
@@ -188,6 +189,59 @@ def test_solvers_agree_with_the_coq_model(build: Path) -> None:
     (build / "Differential.v").write_text(differential_file(answers), encoding="utf-8")
     result = compile_file(build, "Differential.v")
     assert result.returncode == 0, result.stderr
+
+
+def upstream_file(cases: list[tuple[str, str, int, list[bool]]]) -> str:
+    """Examples stating what the Coq model of upstream returns, one per line."""
+    lines = [
+        "From Coq Require Import List ZArith.",
+        "From Knapsack Require Import Upstream.",
+        "Import ListNotations.",
+    ]
+    for name, items, capacity, mask in cases:
+        bits = "[" + "; ".join("true" if bit else "false" for bit in mask) + "]"
+        lines.append(
+            f"Example {name} : upstream_solve {items} {capacity} = {bits}. "
+            "Proof. vm_compute; reflexivity. Qed."
+        )
+    return "\n".join(lines) + "\n"
+
+
+def upstream_cases() -> list[tuple[str, str, int, list[bool]]]:
+    """The installed torch's ``dp_knapsack_sliding_hirschberg`` on seeded random
+    instances whose runtimes are small integers (exact in float32, so its
+    profiles and ``argmax`` are the model's), its saved set as a mask."""
+    rng = random.Random(SEED + 1)
+    cases = []
+    for index in range(INSTANCES):
+        n = rng.randint(0, 6)
+        memory = [rng.randint(0, 3) * 1e-4 for _ in range(n)]
+        runtime = [float(rng.randint(-1, 3)) for _ in range(n)]
+        budget = rng.randint(0, 7) * 1e-4
+        items, capacity = coq_items(memory, runtime, budget)
+        _, saved, _ = installed.dp_knapsack_sliding_hirschberg(memory, runtime, budget)
+        cases.append((f"upstream_{index:03d}", items, capacity, [i in saved for i in range(n)]))
+    return cases
+
+
+def test_the_model_of_upstream_is_upstream(build: Path) -> None:
+    """SPEC 3.2 (proofs/06): the Coq function ``Upstream.upstream_solve``, on
+    which the counterexample and the overshoot ceiling are proved, saves
+    exactly what the installed torch saves on 300 random instances; one
+    flipped bit makes the compile fail on that example."""
+    cases = upstream_cases()
+    assert any(mask for *_, mask in cases)
+    (build / "UpstreamModel.v").write_text(upstream_file(cases), encoding="utf-8")
+    result = compile_file(build, "UpstreamModel.v")
+    assert result.returncode == 0, result.stderr
+    position = next(k for k, (*_, mask) in enumerate(cases) if mask)
+    name, items, capacity, mask = cases[position]
+    cases[position] = (name, items, capacity, [not mask[0], *mask[1:]])
+    text = upstream_file(cases)
+    (build / "UpstreamPlanted.v").write_text(text, encoding="utf-8")
+    result = compile_file(build, "UpstreamPlanted.v")
+    assert result.returncode != 0
+    assert failing_example(result, text) == name
 
 
 def failing_example(result: subprocess.CompletedProcess[str], text: str) -> str:
