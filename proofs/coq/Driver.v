@@ -12,9 +12,9 @@
        [(A, c)] and [(B, C - c)].
     The answer is a mask over [items]. [small] stands for
     [min(_BASE_CASE_ITEMS, backend.small_items(C))] and is arbitrary: the
-    theorem holds for every choice. [fuel] bounds the depth; [driver] gives
-    [length items], which every split consumes at most once per item, and the
-    theorem holds for every fuel (out of fuel, the table answers). *)
+    theorem holds for every choice. [fuel] bounds the depth ([driver] gives
+    [length items]); the theorem holds for every fuel, since out of fuel the
+    table answers. *)
 
 From Coq Require Import List Arith ZArith Lia.
 From Knapsack Require Import Spec Split Table.
