@@ -283,7 +283,9 @@ with the others. The optimized solver's per-call overhead (torch) makes
 n <= 3 take about a minute on two cores and n <= 4 about 15 minutes."""
 
 
-@pytest.mark.parametrize("run", ["default", pytest.param("full", marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "run", ["default", pytest.param("full", marks=[pytest.mark.slow, pytest.mark.release])]
+)
 def test_exhaustive_small_scope(ours: catalog.Entry, run: str) -> None:
     """SPEC 3.3, 5.1, 7.1, 7.2(b) on every instance of the scope of
     proofs/README.md (weights 0..3, budgets 0..7, runtimes from

@@ -82,7 +82,7 @@ def test_crosshair_finds_upstreams_off_by_one() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.slow
+@pytest.mark.release
 def test_crosshair_finds_no_counterexample_in_the_driver(monkeypatch: pytest.MonkeyPatch) -> None:
     """SPEC 3.3: about a minute; CrossHair cannot confirm within its budget,
     but must find nothing."""

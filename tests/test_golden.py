@@ -94,6 +94,7 @@ def test_recorded_optimum_and_budget_agree_with_the_oracle(small: list[Fixture])
 
 
 @pytest.mark.slow
+@pytest.mark.release
 def test_recorded_real_scale_optimum_agrees_with_the_oracle(real_scale: list[Fixture]) -> None:
     """SPEC 3.2: the stored optimum of every real-scale call, recomputed by the exact oracle.
 
@@ -125,6 +126,7 @@ def test_our_solver_has_no_findings(solver: replay.NamedSolver, small: list[Fixt
 
 
 @pytest.mark.slow
+@pytest.mark.release
 @pytest.mark.parametrize("solver", replay.our_solvers(), ids=lambda s: s.name)
 def test_our_solver_has_no_findings_at_real_scale(
     solver: replay.NamedSolver, real_scale: list[Fixture]
@@ -260,6 +262,7 @@ def judged(golden: list[Fixture]) -> list[findings.FixtureFindings]:
 
 
 @pytest.mark.slow
+@pytest.mark.release
 def test_readme_quotes_the_upstream_totals(judged: list[findings.FixtureFindings]) -> None:
     """SPEC 3.2 and 3.3: the totals quoted in tests/golden/README.md are recomputed here.
 

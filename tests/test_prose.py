@@ -1,5 +1,10 @@
 """Prose that is checked: the names the documents use exist, and every test cites SPEC.
 
+Prose and proof stay together: every file of proofs/ has a ``Coq:`` line
+naming the theorems of proofs/coq that check it (``Split.split_lemma``), every
+theorem it names exists, and every main theorem (the table of
+proofs/coq/README.md) is named by some file of proofs/.
+
 Values are not copied into prose: proofs/*.md and CONTRIBUTING.md name the
 constants (``solver.PYTHON_TABLE_CELLS``), and this suite checks every such
 name exists in the code, that the knob table's defaults are the code's, and
@@ -18,6 +23,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from test_coq import defined_names, main_theorems, sources
 
 import knapsack_audit
 import knapsack_audit.optimized
@@ -157,3 +163,46 @@ def test_every_test_cites_a_spec_clause_that_exists() -> None:
         unknown += [f"{name}: SPEC {clause}" for clause in cited if clause not in clauses]
     assert uncited == []
     assert unknown == []
+
+
+def _coq_citations(text: str) -> list[tuple[str, str]]:
+    """``(file, theorem)`` for each ``Module.name`` in backquotes whose module is
+    a file of the Coq development."""
+    modules = "|".join(Path(source).stem for source in sources())
+    return re.findall(rf"`({modules})\.(\w+)`", text)
+
+
+def _missing_coq_theorems(citations: list[tuple[str, str]]) -> list[str]:
+    return [
+        f"{module}.{name}" for module, name in citations if name not in defined_names(f"{module}.v")
+    ]
+
+
+@pytest.mark.parametrize(
+    "document", sorted(ROOT.glob("proofs/[0-9]*.md")), ids=lambda path: path.name
+)
+def test_every_proof_file_names_its_coq_theorems(document: Path) -> None:
+    """SPEC 3.3 (proofs/README.md): each proof file has a ``Coq:`` line, and
+    every Coq theorem the file names exists in proofs/coq."""
+    text = document.read_text(encoding="utf-8")
+    assert re.search(r"^Coq: ", text, re.MULTILINE), "no line starting with 'Coq: '"
+    assert _missing_coq_theorems(_coq_citations(text)) == []
+
+
+def test_every_main_coq_theorem_is_cited_by_a_proof_file() -> None:
+    """SPEC 3.3: no main theorem of proofs/coq/README.md is left unexplained by
+    the prose of proofs/."""
+    cited = {
+        citation
+        for document in ROOT.glob("proofs/*.md")
+        for citation in _coq_citations(document.read_text(encoding="utf-8"))
+    }
+    assert [f"{m}.{n}" for m, n in main_theorems() if (m, n) not in cited] == []
+
+
+def test_the_coq_citation_check_can_fail() -> None:
+    """SPEC 3.3: a theorem that proofs/coq does not define is reported; a
+    backquoted name of another module is not a citation."""
+    citations = _coq_citations("`Split.split_lemma`, `Split.no_such_lemma`, `Case.as_call`")
+    assert citations == [("Split", "split_lemma"), ("Split", "no_such_lemma")]
+    assert _missing_coq_theorems(citations) == ["Split.no_such_lemma"]
