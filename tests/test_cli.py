@@ -25,6 +25,7 @@ import pytest
 
 from knapsack_audit.cases import Case
 from knapsack_audit.catalog import TORCH_HIRSCHBERG
+from knapsack_audit.cli import main as cli_main
 from knapsack_audit.cli import memory_size
 from knapsack_audit.isolation import IsolatedSolver, Opaque, SolverTimeout, portable
 from knapsack_audit.release import regressions
@@ -284,6 +285,7 @@ def test_release_report(tmp_path: Path) -> None:
         "--repeats",
         "1",
         "--quiet",
+        timeout=900,
     )
     assert run.returncode == 1, run.stdout + run.stderr
     markdown = output.read_text()
@@ -315,18 +317,20 @@ def test_release_report(tmp_path: Path) -> None:
     assert failures["drift check: reproduces the recorded findings"] is None
 
 
-def test_release_report_refuses_an_unreadable_baseline(tmp_path: Path) -> None:
+def test_release_report_refuses_an_unreadable_baseline(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """SPEC 10.3: a baseline that is not a report's JSON is a usage error (exit 2)
     before anything runs."""
     not_a_report = tmp_path / "old.json"
     not_a_report.write_text('{"tool": "knapsack-audit"}')
     for baseline in (tmp_path / "missing.json", not_a_report):
-        run = knapsack_audit(
-            "report", "--output", str(tmp_path / "r.md"), "--baseline", str(baseline)
-        )
-        assert run.returncode == 2, run.stdout + run.stderr
-        assert f"--baseline {baseline}" in run.stderr
-        assert not (tmp_path / "r.md").exists()
+        output = tmp_path / "r.md"
+        with pytest.raises(SystemExit) as exited:
+            cli_main(["report", "--output", str(output), "--baseline", str(baseline)])
+        assert exited.value.code == 2
+        assert f"--baseline {baseline}" in capsys.readouterr().err
+        assert not output.exists()
 
 
 # --- units: target parsing and isolation ---------------------------------------------
