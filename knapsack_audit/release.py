@@ -607,7 +607,12 @@ def run_release_report(
     twin = path.with_suffix(".json")
     twin.write_text(json.dumps(release.to_dict(), indent=2) + "\n", encoding="utf-8")
     junit = path.with_suffix(".xml")
-    junit.write_text(to_junit(reports, golden.checks()), encoding="utf-8")
+    checks = golden.checks()
+    if baseline is not None:
+        failure = f"{len(release.regressions)} regressions" if release.regressions else None
+        name = f"no regression against {baseline.path}"
+        checks.append(Check("release gate", name, failure, "\n".join(release.regressions)))
+    junit.write_text(to_junit(reports, checks), encoding="utf-8")
     _print_golden(console, golden)
     for line in release.regressions:
         console.print(Text(f"REGRESSION {line}", style="bold red"), soft_wrap=True)
