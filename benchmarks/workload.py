@@ -84,7 +84,7 @@ from benchmarks.worker import (
     release_and_reset_hwm,
     traced_peaks,
 )
-from knapsack_audit import catalog
+from knapsack_audit import catalog, measure
 from knapsack_audit.cases import Case
 from knapsack_audit.golden import fixtures
 from knapsack_audit.integer_oracle import canonical_table
@@ -157,23 +157,20 @@ def measure_solver(
 
 def measure_paired(repeats: int, min_items: int) -> list[dict[str, Any]]:
     """The ``paired`` grid (module docstring): per call and solver, the times of
-    every round, and per round the upstream / ours ratios."""
+    every round of :func:`knapsack_audit.measure.interleaved` (the method of the
+    release report's and ``golden findings``' time ratios)."""
     solvers = {name: load_solver(name, 120.0, {}) for name in PAIRED_SOLVERS}
     records = []
     for fixture in workload_calls():
         if fixture.case.n < min_items or fixture.provenance.get("runtime_estimator") != "flops":
             continue
         memory, runtime, max_memory = fixture.case.arguments()
-        for solve in solvers.values():
-            solve(memory, runtime, max_memory)  # warm-up on the call itself
-        times: dict[str, list[float]] = {name: [] for name in solvers}
-        for round_number in range(repeats):
-            names = list(solvers)
-            names = names[round_number % len(names) :] + names[: round_number % len(names)]
-            for name in names:
-                start = time.perf_counter()
-                solvers[name](memory, runtime, max_memory)
-                times[name].append(time.perf_counter() - start)
+        calls = {
+            name: partial(solve, memory, runtime, max_memory) for name, solve in solvers.items()
+        }
+        for solve in calls.values():
+            solve()  # warm-up on the call itself
+        times = measure.interleaved(calls, repeats)
         records.append(
             {
                 "call": fixture.name,

@@ -15,8 +15,9 @@ the exact canonical solver's curve is the reference, :func:`pareto_section`).
 
 from __future__ import annotations
 
-import statistics
 from typing import Any
+
+from knapsack_audit.measure import per_round_ratio
 
 TARGET_ITEMS = 100
 SPEEDUP_NEEDED = 20.0
@@ -177,7 +178,7 @@ def paired_section(grid: dict[str, Any]) -> list[str]:
         ours = times["optimized"]
         cells = []
         for name, label in (("upstream_dp", "dp"), ("upstream_hirschberg", "hirschberg")):
-            per_round = statistics.median(t / o for t, o in zip(times[name], ours, strict=True))
+            per_round = per_round_ratio(times[name], ours)
             cells += [f"{per_round:.1f}", f"{min(times[name]) / min(ours):.1f}"]
             if per_round < SPEEDUP_NEEDED:
                 failures[label].append(f"{record['call']} ({per_round:.1f}x)")

@@ -249,7 +249,24 @@ def build_parser() -> argparse.ArgumentParser:
         "golden fixtures if installed, and write one Markdown report with versions, "
         "environment, verdicts and counterexamples. Executes the solvers' code.",
     )
-    report.add_argument("--output", required=True, metavar="PATH.md", help="Markdown file")
+    report.add_argument(
+        "--output",
+        required=True,
+        metavar="PATH.md",
+        help="Markdown file; PATH.json, PATH.xml (JUnit) and three PATH-*.png plots go beside it",
+    )
+    report.add_argument(
+        "--baseline",
+        metavar="OLD.json",
+        help="a previous report's JSON: exit 1 on any regression against it, else 0",
+    )
+    report.add_argument(
+        "--repeats",
+        type=positive_int,
+        default=3,
+        metavar="N",
+        help="timed rounds per golden call, interleaved, after a warm-up (default 3)",
+    )
     add_quiet_option(report, "no progress display")
     add_audit_options(report, "on where bwrap works")
     add_compare_parser(commands)
@@ -505,13 +522,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         from knapsack_audit.golden.cli import main as golden_main
 
         return golden_main(arguments.golden_arguments)
-    from knapsack_audit.release import run_release_report
+    from knapsack_audit.release import read_baseline, run_release_report
 
     try:
         options = options_from(arguments)
-    except SandboxUnavailable as error:
+        baseline = None if arguments.baseline is None else read_baseline(arguments.baseline)
+    except (SandboxUnavailable, ValueError) as error:
         parser.exit(EXIT_UNUSABLE, f"knapsack-audit report: error: {error}\n")
-    return run_release_report(arguments.output, options, arguments.jobs, arguments.quiet)
+    return run_release_report(
+        arguments.output, options, arguments.jobs, arguments.quiet, baseline, arguments.repeats
+    )
 
 
 if __name__ == "__main__":

@@ -36,6 +36,7 @@ from typing import Any
 from knapsack_audit.cases import Case
 from knapsack_audit.families import Effort, families
 from knapsack_audit.isolation import DEFAULT_CALL_TIMEOUT, DEFAULT_MEMORY_LIMIT, IsolatedSolver
+from knapsack_audit.measure import spread
 from knapsack_audit.properties import CALL_PROPERTIES, Finding, Judge, Solver, check_call
 from knapsack_audit.search import Stoppable, minimize
 from knapsack_audit.targets import Target, TargetError, parse_target
@@ -469,20 +470,13 @@ def unminimized_regression(family: str, finding: Finding, function: str, why: st
     )
 
 
-def _spread(values: Sequence[float]) -> float:
-    """``3 * MAD / median`` of the repeats (see :class:`Ratio`)."""
-    middle = statistics.median(values)
-    deviation = statistics.median(abs(value - middle) for value in values)
-    return 3 * deviation / middle if middle > 0 else 0.0
-
-
 def _ratio(pairs: Sequence[tuple[Sequence[float], Sequence[float]]], more: str, less: str) -> Ratio:
     """Median and worst of ``median(new) / median(base)``; noise as in :class:`Ratio`.
 
     The verdict is ``more`` (``slower``, ``larger``) or ``less`` beyond the noise.
     """
     ratios = [statistics.median(n) / statistics.median(b) for b, n in pairs]
-    noise = statistics.median(max(_spread(b), _spread(n)) for b, n in pairs)
+    noise = statistics.median(max(spread(b), spread(n)) for b, n in pairs)
     median = statistics.median(ratios)
     if median > 1 + noise:
         verdict = more

@@ -1,4 +1,15 @@
-"""Time and peak memory of one solver call, measured inside the worker process.
+"""How this project times solvers: one method, shared by every speed figure.
+
+Two measurements live here, and every timing the package or ``benchmarks/``
+reports comes from one of them:
+
+* :func:`measured_call` (time and peak memory of one solver in its own
+  process, below);
+* :func:`interleaved` (several solvers on one call in one process, their
+  timed calls interleaved; the ``paired`` grid of
+  ``benchmarks/workload.py``, the golden time ratios of
+  :mod:`knapsack_audit.golden.findings` and the release report), with
+  :func:`per_round_ratio` and :func:`spread` to read its rounds.
 
 ``knapsack-audit compare`` (:mod:`knapsack_audit.compare`) asks the isolated
 worker (:mod:`knapsack_audit.isolation`) for a *measured call*; each
@@ -32,8 +43,9 @@ import ctypes
 import functools
 import gc
 import os
+import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 KIB = 1024
@@ -102,3 +114,61 @@ def measured_call(
         seconds.append(time.perf_counter() - started)
         peaks.append(-1 if resident is None else max(0, _status_bytes(b"VmHWM") - resident))
     return answer, seconds, peaks
+
+
+INTERLEAVED_METHOD = (
+    "interleaved in one process: an untimed warm-up call of each solver, then {repeats} "
+    "rounds of one timed call each, the order rotating; a ratio is the median over "
+    "rounds of the two solvers' times in the same round"
+)
+"""How :func:`interleaved` times, for the label beside each figure (``{repeats}``)."""
+
+
+def interleaved(calls: Mapping[str, Callable[[], object]], repeats: int) -> dict[str, list[float]]:
+    """``repeats`` rounds of one timed call of each of ``calls``; seconds per call.
+
+    The caller has made one untimed call of each already (the warm-up: it pays
+    the one-time costs and, in the golden replay, its answer is the one
+    judged). Round ``r`` starts at the ``r``-th call in ``calls``' order and
+    goes round, so no solver always runs first. A round's calls are
+    milliseconds apart, so the slow and fast phases a shared machine drifts
+    through (the same solve measured 0.44 and 0.82 ms a few seconds apart)
+    hit them alike, which timing each solver in its own run does not: compare
+    solvers with :func:`per_round_ratio`. An exception propagates.
+
+    >>> times = interleaved({"a": lambda: None, "b": lambda: None}, 3)
+    >>> sorted(times), [len(seconds) for seconds in times.values()]
+    (['a', 'b'], [3, 3])
+    """
+    names = list(calls)
+    seconds: dict[str, list[float]] = {name: [] for name in names}
+    for round_number in range(repeats):
+        start = round_number % len(names) if names else 0
+        for name in names[start:] + names[:start]:
+            started = time.perf_counter()
+            calls[name]()
+            seconds[name].append(time.perf_counter() - started)
+    return seconds
+
+
+def per_round_ratio(numerator: Sequence[float], denominator: Sequence[float]) -> float:
+    """Median over rounds of ``numerator[r] / denominator[r]`` (rounds of :func:`interleaved`).
+
+    >>> per_round_ratio([2.0, 9.0, 4.0], [1.0, 1.0, 2.0])
+    2.0
+    """
+    return statistics.median(a / b for a, b in zip(numerator, denominator, strict=True) if b > 0)
+
+
+def spread(values: Sequence[float]) -> float:
+    """``3 * MAD / median`` of repeated measurements: their relative noise.
+
+    MAD is the median absolute deviation, which one stalled repeat does not
+    move; for normal noise ``3 * MAD`` is about two standard deviations.
+
+    >>> round(spread([1.0, 1.0, 1.2, 0.8, 5.0]), 6)
+    0.6
+    """
+    middle = statistics.median(values)
+    deviation = statistics.median(abs(value - middle) for value in values)
+    return 3 * deviation / middle if middle > 0 else 0.0

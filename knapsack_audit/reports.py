@@ -3,7 +3,9 @@
 JUnit XML is built with :mod:`xml.etree.ElementTree` (standard library): one
 ``<testsuite>`` per target, one ``<testcase>`` per property, ``<failure>``
 for a failed property (its message is the counterexample call), ``<skipped>``
-for a warning, ``<error>`` for a target that could not be loaded.
+for a warning, ``<error>`` for a target that could not be loaded; and one
+suite per group of other named :class:`Check` (the release report's golden
+replay).
 """
 
 from __future__ import annotations
@@ -11,11 +13,27 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from knapsack_audit import __version__
 from knapsack_audit.verify import TargetReport
+
+
+@dataclass(frozen=True)
+class Check:
+    """A named pass/fail check beside the targets' properties, for JUnit XML.
+
+    ``failure``: the failure message (``None``: passed); ``detail``: the
+    failure's text (a copy-pasteable call, say).
+    """
+
+    suite: str
+    name: str
+    failure: str | None
+    detail: str = ""
+
 
 FORMATS = {".json": "json", ".md": "markdown", ".xml": "junit"}
 """Report file extension -> format."""
@@ -112,8 +130,9 @@ def to_markdown(reports: Sequence[TargetReport], exit_code: int) -> str:
     return "\n".join(lines)
 
 
-def to_junit(reports: Sequence[TargetReport]) -> str:
-    """JUnit XML: a testsuite per target, a testcase per property."""
+def to_junit(reports: Sequence[TargetReport], checks: Sequence[Check] = ()) -> str:
+    """JUnit XML: a testsuite per target, a testcase per property; then a
+    testsuite per :attr:`Check.suite`, a testcase per check."""
     root = ET.Element("testsuites", name="knapsack-audit")
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     for report in reports:
@@ -154,6 +173,23 @@ def to_junit(reports: Sequence[TargetReport]) -> str:
                 counts["skipped"] += 1
         suite.set("time", f"{report.seconds:.3f}")
         for key, value in counts.items():
+            suite.set(key, str(value))
+            totals[key] += value
+    for name in dict.fromkeys(check.suite for check in checks):
+        suite = ET.SubElement(root, "testsuite", name=name)
+        mine = [check for check in checks if check.suite == name]
+        for check in mine:
+            case = ET.SubElement(suite, "testcase", classname=name, name=check.name)
+            if check.failure is not None:
+                failure = ET.SubElement(case, "failure", message=check.failure)
+                failure.text = check.detail or None
+        failed = sum(1 for check in mine if check.failure is not None)
+        for key, value in (
+            ("tests", len(mine)),
+            ("failures", failed),
+            ("errors", 0),
+            ("skipped", 0),
+        ):
             suite.set(key, str(value))
             totals[key] += value
     for key, value in totals.items():

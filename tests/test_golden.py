@@ -303,9 +303,11 @@ def test_findings_measure_a_planted_overrun_and_shortfall() -> None:
     result = findings.judge_solver("nothing", saves_nothing, fixture)
     assert (result.units_over, result.shortfall) == (0, 1)
     lines = findings.summary_lines([findings.FixtureFindings(fixture, result, (result,))])
-    assert "upstream nothing over budget on 0 of 1 real calls" in lines[1]
-    assert "below the optimum on 1 (1 beyond the SPEC 5.2 float32 tolerance)" in lines[1]
-    assert "worst 1 of the optimum" in lines[1]
+    assert lines[2].startswith("upstream nothing: correct on 0 of 1 real calls; over budget on 0;")
+    assert (
+        "below the optimum beyond the SPEC 5.2 float32 tolerance on 1 (within it on 0)" in lines[2]
+    )
+    assert "worst 1 of the optimum" in lines[2]
 
 
 def test_every_solver_of_ours_is_replayed() -> None:

@@ -76,12 +76,14 @@ def test_wheel_report_replays_the_shipped_fixtures(tmp_path: Path) -> None:
     report = where / "report.md"
     run = _run(
         venv / "bin" / "knapsack-audit", "report", "--output", report, "--quiet",
-        "--max-examples", "1", "--time-budget", "1",
+        "--max-examples", "1", "--time-budget", "1", "--repeats", "1",
         cwd=where,
     )  # fmt: skip
     assert report.exists(), run.stdout + run.stderr
     text = report.read_text()
-    golden = text.split("## Golden fixtures", 1)[1].split("## Targets", 1)[0]
-    assert "Replay: passed." in golden, golden[:2000]
-    assert "upstream dp_knapsack_sliding_hirschberg over budget on" in golden
+    golden = text.split("## Golden replay", 1)[1].split("## Targets", 1)[0]
+    assert "- ours: correct on 168 of 168 real calls;" in golden, golden[:2000]
+    assert "reproduces the recorded findings" in golden
+    assert "upstream dp_knapsack_sliding_hirschberg: correct on 140 of 168 real calls" in golden
+    assert (where / "report-pareto.png").stat().st_size > 0
     assert "No golden fixtures found" not in text

@@ -6,10 +6,12 @@
 ``python -m knapsack_audit.golden expected [--fixtures DIR]``
     replays the installed torch's solvers on every fixture and rewrites this
     environment's entry of ``expected_findings.json``.
-``python -m knapsack_audit.golden findings [--fixtures DIR] [--table]``
-    prints upstream's exact totals on the fixtures (the lines
-    tests/golden/README.md quotes), time ratios and, with ``--table``, one
-    Markdown row per fixture (:mod:`knapsack_audit.golden.findings`).
+``python -m knapsack_audit.golden findings [--fixtures DIR] [--table] [--repeats N]``
+    prints each solver's verdict on the fixtures (the lines
+    tests/golden/README.md quotes), the median time ratios to ours
+    (:func:`knapsack_audit.measure.interleaved`, ``N`` rounds) and, with
+    ``--table``, one Markdown row per fixture
+    (:mod:`knapsack_audit.golden.findings`).
 ``python -m knapsack_audit.golden check [--fixtures DIR] [--force]``
     when the installed torch differs from the fixtures' (or with ``--force``),
     re-captures a small subset and reports which calls changed
@@ -47,6 +49,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     summary.add_argument("--fixtures", type=Path, default=None, help="fixture directory")
     summary.add_argument("--table", action="store_true", help="also one row per fixture")
+    summary.add_argument(
+        "--repeats",
+        type=int,
+        default=3,
+        help="timed rounds per call, interleaved, after a warm-up (default 3)",
+    )
     check = commands.add_parser(
         "check", help="re-capture a subset and report whether the partitioner's inputs drifted"
     )
@@ -100,8 +108,10 @@ def main(argv: Sequence[str]) -> int:
     if arguments.command == "findings":
         from knapsack_audit.golden import findings
 
-        judged = findings.judge_all(fixtures.load(arguments.fixtures))
-        lines = findings.summary_lines(judged) + findings.time_ratio_lines(judged)
+        judged = findings.judge_all(fixtures.load(arguments.fixtures), arguments.repeats)
+        lines = findings.summary_lines(judged) + findings.time_ratio_lines(
+            judged, arguments.repeats
+        )
         if arguments.table:
             lines += ["", *findings.markdown_table(judged)]
         print("\n".join(lines))

@@ -1,22 +1,29 @@
-"""Per-fixture upstream findings: over budget by how many units, below the optimum by how much.
+"""Per-solver verdicts on the golden calls: correct on how many, over budget on which.
 
-For every golden fixture (one real partitioner call) and every upstream
-solver of the installed torch (:func:`knapsack_audit.golden.replay.upstream_solvers`),
-:func:`judge_fixture` records
+For every golden fixture (one real partitioner call) :func:`judge_fixture`
+calls our optimized solver (:data:`knapsack_audit.catalog.OPTIMIZED`) and
+every upstream solver of the installed torch
+(:func:`knapsack_audit.golden.replay.upstream_solvers`) once, judges that
+call, then times them (:func:`knapsack_audit.measure.interleaved`). A
+:class:`SolverResult` records
 
 * ``units_over``: ``sum(q_i for i in saved) - Q`` when positive, else 0
   (SPEC 3.2, exact integers);
 * ``shortfall``: ``OPT - sum(v_i for i in saved)`` in exact arithmetic, for a
   feasible selection only (an over-budget selection may exceed ``OPT``);
   the fixture's stored optimum is recomputed by the golden tests;
-* ``seconds``: one timed call, next to one timed call of our optimized
-  solver (:data:`knapsack_audit.catalog.OPTIMIZED`) on the same
-  arguments. Single calls on a shared machine are noisy: the report gives
-  ratios, and no test asserts them.
+* ``seconds``: the timed calls, ``repeats`` rounds interleaved with the
+  other solvers on the same call after the judged call (the warm-up), the
+  method of the benchmarks' ``paired`` grid (:data:`TIMING_METHOD`).
 
-:func:`summary_lines` turns the exact columns into the sentences quoted in
-tests/golden/README.md and the release report ("upstream hirschberg over
-budget on X of Y real calls, worst +Z units on MODEL at budget B");
+A solver is **correct** on a call (:func:`correct`) when it answers, stays
+within the budget and is not below the optimum: exactly for ours (SPEC 5.1),
+within the SPEC 5.2 float32 tolerance for upstream's, as ``verify`` judges
+them. :func:`verdicts` counts, per solver, the calls it is correct on and
+those it is over budget on, with the worst as a copy-pasteable call
+(:meth:`knapsack_audit.cases.Case.as_call`); :func:`summary_lines` words
+them ("correct on N of 168 real calls; over budget on M ..."), the sentences
+quoted in tests/golden/README.md and the release report.
 ``tests/test_golden.py`` recomputes them from the fixtures and requires the
 README to contain them verbatim, so the quoted numbers are never typed by hand.
 """
@@ -24,29 +31,41 @@ README to contain them verbatim, so the quoted numbers are never typed by hand.
 from __future__ import annotations
 
 import statistics
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
+from typing import Any
 
-from knapsack_audit import catalog, properties
+from knapsack_audit import catalog, measure, properties
 from knapsack_audit.golden import replay
 from knapsack_audit.golden.fixtures import Fixture
-from knapsack_audit.properties import Solver
+from knapsack_audit.properties import Outcome, Solver
 
 REAL_SCALE_ITEMS = 250
 """A call with at least this many items counts as real scale in the summary (issue #11)."""
 
+TIMING_REPEATS = 3
+"""Timed rounds per call: the quick mode of the benchmarks' ``paired`` grid (which uses 9)."""
+
+OURS = "ours"
+"""How the sentences name our optimized solver."""
+
+
+def timing_method(repeats: int) -> str:
+    """The label of every time ratio measured with ``repeats`` rounds."""
+    return measure.INTERLEAVED_METHOD.format(repeats=repeats)
+
 
 @dataclass(frozen=True)
 class SolverResult:
-    """One upstream solver on one fixture."""
+    """One solver on one fixture: the judged call, then the timed rounds."""
 
     solver: str
     units_over: int
     shortfall: Fraction | None
-    seconds: float
     error: str | None = None
+    seconds: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -57,35 +76,55 @@ class FixtureFindings:
     ours: SolverResult
     results: tuple[SolverResult, ...]
 
-    @property
-    def ours_seconds(self) -> float:
-        """Our optimized solver's time on this fixture (one call)."""
-        return self.ours.seconds
-
     def result(self, solver: str) -> SolverResult:
         """The result of the upstream solver called ``solver``."""
         return next(result for result in self.results if result.solver == solver)
 
+    def ratio(self, solver: str) -> float | None:
+        """Median over rounds of the upstream solver's time / ours (``None``: not timed)."""
+        theirs = self.result(solver).seconds
+        if not theirs or len(theirs) != len(self.ours.seconds):
+            return None
+        return measure.per_round_ratio(theirs, self.ours.seconds)
 
-def _timed(solver: Solver, fixture: Fixture) -> tuple[properties.Outcome, float]:
-    started = time.perf_counter()
-    outcome = properties.call(solver, fixture.case)
-    return outcome, time.perf_counter() - started
+    def ratio_noise(self, solver: str) -> float | None:
+        """:func:`knapsack_audit.measure.spread` of the per-round ratios (``None``: not timed)."""
+        theirs = self.result(solver).seconds
+        if not theirs or len(theirs) != len(self.ours.seconds):
+            return None
+        return measure.spread([a / b for a, b in zip(theirs, self.ours.seconds, strict=True)])
+
+
+def judge_outcome(name: str, outcome: Outcome, fixture: Fixture) -> SolverResult:
+    """Measure one answer's overrun and shortfall exactly."""
+    if outcome.error is not None:
+        return SolverResult(name, 0, None, type(outcome.error).__name__)
+    saved = properties._valid_saved(outcome, fixture.case)
+    if saved is None:
+        return SolverResult(name, 0, None, "malformed answer")
+    over = properties.saved_weight(fixture.case, saved) - fixture.quantized_budget
+    if over > 0:
+        return SolverResult(name, over, None)
+    return SolverResult(name, 0, fixture.optimum - properties.saved_value(fixture.case, saved))
 
 
 def judge_solver(name: str, solver: Solver, fixture: Fixture) -> SolverResult:
     """Call ``solver`` once on ``fixture`` and measure its overrun and shortfall exactly."""
-    outcome, seconds = _timed(solver, fixture)
-    if outcome.error is not None:
-        return SolverResult(name, 0, None, seconds, f"{type(outcome.error).__name__}")
-    saved = properties._valid_saved(outcome, fixture.case)
-    if saved is None:
-        return SolverResult(name, 0, None, seconds, "malformed answer")
-    over = properties.saved_weight(fixture.case, saved) - fixture.quantized_budget
-    if over > 0:
-        return SolverResult(name, over, None, seconds)
-    shortfall = fixture.optimum - properties.saved_value(fixture.case, saved)
-    return SolverResult(name, 0, shortfall, seconds)
+    return judge_outcome(name, properties.call(solver, fixture.case), fixture)
+
+
+def judge_ours(fixture: Fixture) -> SolverResult:
+    """Our optimized solver on ``fixture``: it must be feasible with zero shortfall (SPEC 3.3)."""
+    return judge_solver(OURS, catalog.load(catalog.OPTIMIZED), fixture)
+
+
+def correct(result: SolverResult, fixture: Fixture, exact: bool) -> bool:
+    """Answered, within the budget (SPEC 3.2) and not below the optimum (SPEC 3.3):
+    exactly if ``exact`` (ours, SPEC 5.1), else within the float32 tolerance (SPEC 5.2)."""
+    if result.error is not None or result.units_over > 0 or result.shortfall is None:
+        return False
+    allowed = Fraction(0) if exact else properties.tolerance(fixture.case.runtime)
+    return result.shortfall <= allowed
 
 
 def exact(result: SolverResult) -> bool:
@@ -93,27 +132,55 @@ def exact(result: SolverResult) -> bool:
     return result.error is None and result.units_over == 0 and result.shortfall == 0
 
 
-def judge_ours(fixture: Fixture) -> SolverResult:
-    """Our optimized solver on ``fixture``: it must be feasible with zero shortfall (SPEC 3.3)."""
-    return judge_solver(catalog.OPTIMIZED, catalog.load(catalog.OPTIMIZED), fixture)
+def judged_solvers(
+    upstream: Sequence[replay.NamedSolver] | None = None,
+) -> list[tuple[str, Solver]]:
+    """``(name, solver)``: ours first (:data:`OURS`), then each upstream solver by
+    its function name (``upstream``, default :func:`replay.upstream_solvers`)."""
+    others = replay.upstream_solvers() if upstream is None else upstream
+    return [(OURS, catalog.load(catalog.OPTIMIZED))] + [
+        (solver.name.rpartition(":")[2], solver.function) for solver in others
+    ]
 
 
-def judge_fixture(fixture: Fixture) -> FixtureFindings:
-    """Every upstream solver on ``fixture``, and our optimized solver."""
-    ours = judge_ours(fixture)
-    results = tuple(
-        judge_solver(solver.name.rpartition(":")[2], solver.function, fixture)
-        for solver in replay.upstream_solvers()
-    )
-    return FixtureFindings(fixture, ours, results)
+def judge_fixture(
+    fixture: Fixture,
+    repeats: int = TIMING_REPEATS,
+    solvers: Sequence[tuple[str, Solver]] | None = None,
+) -> FixtureFindings:
+    """Every solver of :func:`judged_solvers` on ``fixture``: one judged call each
+    (the warm-up), then ``repeats`` interleaved timed rounds of those that answered."""
+    named = judged_solvers() if solvers is None else list(solvers)
+    judged = {
+        name: judge_outcome(name, properties.call(solver, fixture.case), fixture)
+        for name, solver in named
+    }
+    memory, runtime, max_memory = fixture.case.arguments()
+    timed = {
+        name: partial(solver, memory, runtime, max_memory)
+        for name, solver in named
+        if judged[name].error is None
+    }
+    seconds = measure.interleaved(timed, repeats) if OURS in timed else {}
+    results = [
+        SolverResult(r.solver, r.units_over, r.shortfall, r.error, tuple(seconds.get(name, ())))
+        for name, r in judged.items()
+    ]
+    return FixtureFindings(fixture, results[0], tuple(results[1:]))
 
 
-def judge_all(fixtures: Sequence[Fixture]) -> list[FixtureFindings]:
+def judge_all(
+    fixtures: Sequence[Fixture],
+    repeats: int = TIMING_REPEATS,
+    solvers: Sequence[tuple[str, Solver]] | None = None,
+) -> list[FixtureFindings]:
     """:func:`judge_fixture` on every fixture, in fixture order."""
-    return [judge_fixture(fixture) for fixture in fixtures]
+    named = judged_solvers() if solvers is None else list(solvers)
+    return [judge_fixture(fixture, repeats, named) for fixture in fixtures]
 
 
-def _where(fixture: Fixture) -> str:
+def where(fixture: Fixture) -> str:
+    """``"MODEL at budget B (ESTIMATOR, n=N, Q=Q)"``."""
     origin = fixture.provenance
     return (
         f"{origin.get('model')} at budget {origin.get('budget')} "
@@ -121,8 +188,147 @@ def _where(fixture: Fixture) -> str:
     )
 
 
+@dataclass(frozen=True)
+class SolverVerdict:
+    """One solver over every fixture, in the release report's words.
+
+    ``over_budget``: the names of the fixtures it is over budget on;
+    ``worst``: the largest overrun (units) and its fixture; ``time_ratio``:
+    the median over calls of :meth:`FixtureFindings.ratio` and ``noise`` the
+    median of the calls' :meth:`FixtureFindings.ratio_noise` (``None`` for
+    ours, or when not timed).
+    """
+
+    solver: str
+    exact_judge: bool
+    calls: int
+    correct: int
+    over_budget: tuple[str, ...]
+    over_budget_real_scale: int
+    worst: tuple[int, Fixture] | None
+    below_beyond_tolerance: int
+    below_within_tolerance: int
+    worst_below: tuple[float, Fixture] | None
+    raised: int
+    timed_calls: int = 0
+    time_ratio: float | None = None
+    noise: float | None = None
+
+    @property
+    def label(self) -> str:
+        """``ours`` or ``upstream NAME``."""
+        return self.solver if self.solver == OURS else f"upstream {self.solver}"
+
+    def worst_call(self) -> str | None:
+        """The worst over-budget call, copy-pasteable (runs grouped)."""
+        if self.worst is None:
+            return None
+        return self.worst[1].case.as_call(self.solver if self.solver != OURS else "solver")
+
+    def sentence(self, real_scale_calls: int) -> str:
+        """``"upstream X: correct on N of C real calls; over budget on M ...; raised on E."``"""
+        parts = [f"{self.label}: correct on {self.correct} of {self.calls} real calls"]
+        over = f"over budget on {len(self.over_budget)}"
+        if self.over_budget:
+            over += (
+                f" ({self.over_budget_real_scale} of the {real_scale_calls} real-scale-zoo calls)"
+            )
+        if self.worst is not None:
+            over += f", worst +{self.worst[0]} units on {where(self.worst[1])}"
+        parts.append(over)
+        below = f"below the optimum on {self.below_beyond_tolerance}"
+        if not self.exact_judge:
+            below = (
+                f"below the optimum beyond the SPEC 5.2 float32 tolerance on "
+                f"{self.below_beyond_tolerance} (within it on {self.below_within_tolerance})"
+            )
+        if self.worst_below is not None:
+            below += (
+                f", worst {self.worst_below[0]:.3g} of the optimum on {where(self.worst_below[1])}"
+            )
+        parts.append(below)
+        parts.append(f"raised on {self.raised}")
+        return "; ".join(parts) + "."
+
+    def time_sentence(self, repeats: int) -> str | None:
+        """``"upstream X: median 25.1x our time per call (N calls, noise 8%; METHOD)"``."""
+        if self.time_ratio is None or self.noise is None:
+            return None
+        return (
+            f"{self.label}: median {self.time_ratio:.3g}x our optimized solver's time per call "
+            f"({self.timed_calls} calls, noise {self.noise:.0%}; {repeats} interleaved rounds "
+            "after a warm-up)"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON: counts, the over-budget calls by fixture name, the worst call, the timing."""
+        return {
+            "solver": self.solver,
+            "judge": "exact" if self.exact_judge else "float32 tolerance (SPEC 5.2)",
+            "calls": self.calls,
+            "correct": self.correct,
+            "over_budget": list(self.over_budget),
+            "worst_units_over": None if self.worst is None else self.worst[0],
+            "worst_call": self.worst_call(),
+            "below_optimum_beyond_tolerance": self.below_beyond_tolerance,
+            "below_optimum_within_tolerance": self.below_within_tolerance,
+            "raised": self.raised,
+            "timed_calls": self.timed_calls,
+            "median_time_ratio": self.time_ratio,
+            "time_ratio_noise": self.noise,
+        }
+
+
+def _verdict(
+    name: str, exact_judge: bool, rows: Sequence[tuple[Fixture, SolverResult]]
+) -> SolverVerdict:
+    over = [(f, r) for f, r in rows if r.units_over > 0]
+    below = [(f, r) for f, r in rows if r.shortfall is not None and r.shortfall > 0]
+    beyond = [(f, r) for f, r in below if not correct(r, f, exact_judge)]
+    worst = max(over, key=lambda row: row[1].units_over, default=None)
+    worst_below = max(below, key=lambda row: (row[1].shortfall or 0) / row[0].optimum, default=None)
+    return SolverVerdict(
+        solver=name,
+        exact_judge=exact_judge,
+        calls=len(rows),
+        correct=sum(1 for f, r in rows if correct(r, f, exact_judge)),
+        over_budget=tuple(f.name for f, _ in over),
+        over_budget_real_scale=sum(1 for f, _ in over if replay.is_real_scale(f)),
+        worst=None if worst is None else (worst[1].units_over, worst[0]),
+        below_beyond_tolerance=len(beyond),
+        below_within_tolerance=len(below) - len(beyond),
+        worst_below=None
+        if worst_below is None
+        else (float((worst_below[1].shortfall or 0) / worst_below[0].optimum), worst_below[0]),
+        raised=sum(1 for _, r in rows if r.error is not None),
+    )
+
+
+def verdicts(findings: Sequence[FixtureFindings]) -> list[SolverVerdict]:
+    """Ours (judged exactly), then each upstream solver (SPEC 5.2 tolerance), with time ratios."""
+    if not findings:
+        return []
+    result = [_verdict(OURS, True, [(f.fixture, f.ours) for f in findings])]
+    for first in findings[0].results:
+        name = first.solver
+        verdict = _verdict(name, False, [(f.fixture, f.result(name)) for f in findings])
+        ratios = [(f.ratio(name), f.ratio_noise(name)) for f in findings]
+        timed = [(r, n) for r, n in ratios if r is not None and n is not None]
+        if timed:
+            verdict = SolverVerdict(
+                **{
+                    **verdict.__dict__,
+                    "timed_calls": len(timed),
+                    "time_ratio": statistics.median(r for r, _ in timed),
+                    "noise": statistics.median(n for _, n in timed),
+                }
+            )
+        result.append(verdict)
+    return result
+
+
 def summary_lines(findings: Sequence[FixtureFindings]) -> list[str]:
-    """One exact sentence per upstream solver, then the real-scale count.
+    """The calls, then one sentence per solver (:meth:`SolverVerdict.sentence`).
 
     Deterministic (no timings), so a test can recompute it and compare.
     """
@@ -136,54 +342,19 @@ def summary_lines(findings: Sequence[FixtureFindings]) -> list[str]:
         f"{calls} real calls ({real_scale} with at least {REAL_SCALE_ITEMS} items, "
         f"the largest {largest} items)."
     ]
-    for result in findings[0].results:
-        name = result.solver
-        rows = [(f, f.result(name)) for f in findings]
-        over = [(f, r) for f, r in rows if r.units_over > 0]
-        below = [(f, r) for f, r in rows if r.shortfall is not None and r.shortfall > 0]
-        beyond = sum(
-            1 for f, r in below if (r.shortfall or 0) > properties.tolerance(f.fixture.case.runtime)
-        )
-        errors = sum(1 for _, r in rows if r.error is not None)
-        deep = sum(1 for f, _ in over if replay.is_real_scale(f.fixture))
-        parts = [
-            f"upstream {name} over budget on {len(over)} of {calls} real calls "
-            f"({deep} of the {real_models} real-scale-zoo calls)"
-        ]
-        if over:
-            worst, worst_result = max(over, key=lambda row: row[1].units_over)
-            parts[0] += f", worst +{worst_result.units_over} units on {_where(worst.fixture)}"
-        parts.append(
-            f"below the optimum on {len(below)} ({beyond} beyond the SPEC 5.2 float32 tolerance)"
-        )
-        if below:
-            worst, worst_result = max(
-                below, key=lambda row: (row[1].shortfall or 0) / row[0].fixture.optimum
-            )
-            relative = float((worst_result.shortfall or 0) / worst.fixture.optimum)
-            parts[-1] += f", worst {relative:.3g} of the optimum on {_where(worst.fixture)}"
-        parts.append(f"raised on {errors}")
-        lines.append("; ".join(parts) + ".")
-    return lines
+    return lines + [verdict.sentence(real_models) for verdict in verdicts(findings)]
 
 
-def time_ratio_lines(findings: Sequence[FixtureFindings]) -> list[str]:
-    """Median of upstream time / our time per solver, over the calls it answered (noisy)."""
-    if not findings:
+def time_ratio_lines(findings: Sequence[FixtureFindings], repeats: int) -> list[str]:
+    """The timing method, then per upstream solver the median of its per-call ratios to ours."""
+    lines = [
+        verdict.time_sentence(repeats)
+        for verdict in verdicts(findings)
+        if verdict.time_sentence(repeats) is not None
+    ]
+    if not lines:
         return []
-    lines = []
-    for result in findings[0].results:
-        ratios = [
-            f.result(result.solver).seconds / f.ours_seconds
-            for f in findings
-            if f.result(result.solver).error is None and f.ours_seconds > 0
-        ]
-        if ratios:
-            lines.append(
-                f"upstream {result.solver}: median {statistics.median(ratios):.2f}x our "
-                f"optimized solver's time per call (one timed call each, {len(ratios)} calls)"
-            )
-    return lines
+    return [f"Time per call ({timing_method(repeats)}):", *(line for line in lines if line)]
 
 
 def _cell(result: SolverResult) -> str:
@@ -207,7 +378,7 @@ def markdown_table(findings: Sequence[FixtureFindings]) -> list[str]:
     ]
     for f in findings:
         ratios = ", ".join(
-            f"{r.seconds / f.ours_seconds:.2g}" if f.ours_seconds > 0 else "-" for r in f.results
+            "-" if (ratio := f.ratio(name)) is None else f"{ratio:.2g}" for name in names
         )
         cells = " | ".join(_cell(f.result(name)) for name in names)
         lines.append(

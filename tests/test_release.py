@@ -1,0 +1,201 @@
+"""The release report's parts: verdict sentences, pictures, and the release gate.
+
+The whole ``knapsack-audit report`` runs in ``tests/test_cli.py``
+(``test_release_report``); here each part runs on a few fixtures, so that
+the gate can be shown to stop on a real regression: the golden verdicts
+made with upstream's Hirschberg solver patched (patches/upstream-knapsack-offbyone.patch,
+built as in ``tests/test_upstream_patch.py``) as the baseline, and made
+with the unpatched one now.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+from matplotlib.image import imread
+from torch._functorch._activation_checkpointing import knapsack as installed
+
+from knapsack_audit import plots
+from knapsack_audit.cases import Case
+from knapsack_audit.catalog import OPTIMIZED, TORCH_HIRSCHBERG, load
+from knapsack_audit.golden import findings, fixtures
+from knapsack_audit.golden.fixtures import Fixture
+from knapsack_audit.properties import Solver
+from knapsack_audit.release import GoldenReplay, Release, regressions, write_plots
+from knapsack_audit.verify import AuditOptions
+
+PATCH = Path(__file__).resolve().parents[1] / "patches" / "upstream-knapsack-offbyone.patch"
+RELATIVE = Path("torch/_functorch/_activation_checkpointing/knapsack.py")
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+MIN_PNG_BYTES = 10_000
+REAL_OVERRUN = "resnet_101-flops[b=0.05]#n=209"
+"""A real call of 209 items on which the unpatched Hirschberg solver is over budget."""
+
+
+@pytest.fixture(scope="module")
+def patched_hirschberg(tmp_path_factory: pytest.TempPathFactory) -> Solver:
+    """Upstream's Hirschberg solver with the one-line fix, from a patched copy."""
+    if shutil.which("git") is None:
+        pytest.skip("git is needed to apply the patch")
+    directory = tmp_path_factory.mktemp("upstream")
+    target = directory / RELATIVE
+    target.parent.mkdir(parents=True)
+    assert installed.__file__ is not None
+    shutil.copyfile(installed.__file__, target)
+    subprocess.run(["git", "apply", str(PATCH)], cwd=directory, check=True, capture_output=True)
+    return load(f"{target}:{TORCH_HIRSCHBERG}")
+
+
+def _synthetic(case: Case) -> Fixture:
+    return fixtures.from_record(
+        fixtures.call_record(
+            case, {"model": "synthetic", "budget": case.max_memory}, (0.0, [], [])
+        ),
+        source="synthetic",
+    )
+
+
+@pytest.fixture(scope="module")
+def calls() -> list[Fixture]:
+    """Pytorch issue #197871's 3-item call, a real 209-item call the unpatched
+    solver overruns, and the small zoo's first five calls."""
+    loaded = fixtures.load()
+    real = [fixture for fixture in loaded if fixture.name == REAL_OVERRUN]
+    assert real, f"fixture {REAL_OVERRUN} is missing"
+    return [_synthetic(Case((1e-4,) * 3, (1.0,) * 3, 1e-4)), *real, *loaded[:5]]
+
+
+def _document(findings_: list[findings.FixtureFindings]) -> dict[str, object]:
+    golden = GoldenReplay(installed=True, repeats=0, findings=findings_)
+    return Release([], golden, [], AuditOptions()).to_dict()
+
+
+def _judged(
+    calls: Sequence[Fixture], hirschberg: Solver, repeats: int = 0
+) -> list[findings.FixtureFindings]:
+    solvers = [(findings.OURS, load(OPTIMIZED)), (TORCH_HIRSCHBERG, hirschberg)]
+    return findings.judge_all(calls, repeats, solvers)
+
+
+def test_verdict_sentences_count_correct_and_over_budget_calls(calls: list[Fixture]) -> None:
+    """SPEC 10.1: one sentence per solver, "correct on N of C real calls; over budget
+    on M", the worst call copy-pasteable (it reads back to the same case)."""
+    judged = _judged(
+        calls, load(f"torch._functorch._activation_checkpointing.knapsack:{TORCH_HIRSCHBERG}")
+    )
+    ours, upstream = findings.verdicts(judged)
+    assert ours.sentence(1).startswith(f"ours: correct on {len(calls)} of {len(calls)} real calls")
+    assert upstream.over_budget[:2] == (calls[0].name, REAL_OVERRUN)
+    assert upstream.correct <= len(calls) - 2
+    sentence = upstream.sentence(1)
+    assert f"correct on {upstream.correct} of {len(calls)} real calls" in sentence
+    assert f"over budget on {len(upstream.over_budget)}" in sentence
+    call = upstream.worst_call()
+    assert call is not None and upstream.worst is not None
+    assert Case.from_call(call) == (TORCH_HIRSCHBERG, upstream.worst[1].case)
+
+
+def test_gate_stops_on_the_unpatched_solver_against_the_patched_baseline(
+    calls: list[Fixture], patched_hirschberg: Solver
+) -> None:
+    """SPEC 10.3: the patched solver's verdicts as the baseline, the unpatched
+    one's now: new over-budget real calls and fewer correct calls are
+    regressions; a report against itself, or the fix against the bug, has none."""
+    unpatched = load(f"torch._functorch._activation_checkpointing.knapsack:{TORCH_HIRSCHBERG}")
+    baseline = _document(_judged(calls, patched_hirschberg))
+    current = _document(_judged(calls, unpatched))
+    found = regressions(baseline, current)
+    assert any(
+        line.startswith(f"{TORCH_HIRSCHBERG}: over budget on ") and REAL_OVERRUN in line
+        for line in found
+    ), found
+    assert any(line.startswith(f"{TORCH_HIRSCHBERG}: correct on ") for line in found), found
+    assert regressions(current, current) == []
+    assert regressions(baseline, baseline) == []
+    assert regressions(current, baseline) == []
+
+
+def _with_ratio(ratio: float, noise: float) -> dict[str, object]:
+    verdict = {
+        "solver": "dp_knapsack",
+        "calls": 1,
+        "correct": 1,
+        "over_budget": [],
+        "median_time_ratio": ratio,
+        "time_ratio_noise": noise,
+    }
+    return {"targets": [], "golden": {"solvers": [verdict]}}
+
+
+def test_gate_stops_on_a_slower_median_beyond_the_noise() -> None:
+    """SPEC 10.3: our median time ratio to upstream falling by more than the
+    noise (and the floor) is a regression; a change within it is not."""
+    assert regressions(_with_ratio(30.0, 0.1), _with_ratio(12.0, 0.1))
+    assert regressions(_with_ratio(30.0, 0.1), _with_ratio(16.0, 0.1)) == []
+    assert regressions(_with_ratio(30.0, 0.1), _with_ratio(12.0, 1.6)) == []
+    assert regressions(_with_ratio(30.0, 0.1), _with_ratio(90.0, 0.1)) == []
+
+
+def test_gate_stops_on_a_target_that_passed_and_now_fails() -> None:
+    """SPEC 10.3: a ``verify`` target that passed and now fails; one that failed
+    already is not a regression however many properties its search found."""
+
+    def targets(status: str, failed: list[str]) -> dict[str, object]:
+        target = {
+            "label": "torch:x",
+            "status": status,
+            "findings": [{"property": p} for p in failed],
+        }
+        return {"targets": [target], "golden": {}}
+
+    assert regressions(targets("pass", []), targets("fail", ["feasibility"]))
+    assert (
+        regressions(
+            targets("fail", ["feasibility"]), targets("fail", ["feasibility", "optimality"])
+        )
+        == []
+    )
+    assert regressions(targets("fail", ["feasibility"]), targets("fail", ["feasibility"])) == []
+    assert regressions(targets("fail", ["feasibility"]), targets("pass", [])) == []
+
+
+def _colours(path: Path) -> int:
+    pixels = imread(path)
+    return len(np.unique(pixels.reshape(-1, pixels.shape[-1]), axis=0))
+
+
+def test_plots_render_from_a_small_fixture(calls: list[Fixture], tmp_path: Path) -> None:
+    """SPEC 10.2: the three pictures are drawn from measured data: valid PNG
+    files, not tiny, and not one flat colour."""
+    judged = _judged(
+        calls,
+        load(f"torch._functorch._activation_checkpointing.knapsack:{TORCH_HIRSCHBERG}"),
+        repeats=2,
+    )
+    golden = GoldenReplay(installed=True, repeats=2, findings=judged)
+    golden.pareto = plots.pareto_curves(
+        calls[1].case,
+        [
+            (
+                TORCH_HIRSCHBERG,
+                load(f"torch._functorch._activation_checkpointing.knapsack:{TORCH_HIRSCHBERG}"),
+            )
+        ],
+        "resnet_101",
+        (0.0, 0.05, 0.1, 0.5, 1.0),
+    )
+    drawn = write_plots(golden, tmp_path / "release.md")
+    assert sorted(drawn) == ["over-budget", "pareto", "time-ratio"]
+    for kind, path in drawn.items():
+        data = path.read_bytes()
+        assert path.parent == tmp_path and path.name == f"release-{kind}.png"
+        assert data.startswith(PNG_SIGNATURE), kind
+        assert len(data) >= MIN_PNG_BYTES, (kind, len(data))
+        assert _colours(path) > 2, kind
+    over = golden.pareto.solvers[0][1]
+    assert any(point.over_budget for point in over)
