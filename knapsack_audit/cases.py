@@ -83,6 +83,18 @@ class Case:
         return len(set(zip(self.memory, self.runtime, strict=False)))
 
 
+def describe_size(items: int, types: int, found: int) -> str:
+    """A counterexample's size in words.
+
+    >>> describe_size(126, 9, 276)
+    '126 items of 9 types (shrunk from 276)'
+    >>> describe_size(1, 1, 1)
+    '1 item of 1 type'
+    """
+    text = f"{items} item{'s' * (items != 1)} of {types} type{'s' * (types != 1)}"
+    return text if found <= items else f"{text} (shrunk from {found})"
+
+
 MIN_RUN = 3
 """Shortest run of equal values written as ``[v] * k`` (two copies read better literally)."""
 

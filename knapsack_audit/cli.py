@@ -270,6 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_quiet_option(report, "no progress display")
     add_audit_options(report, "on where bwrap works")
     add_compare_parser(commands)
+    add_bisect_parser(commands)
     mutate = commands.add_parser(
         "mutate",
         help="mutation testing: audit first-order mutants of a solver (executes its code)",
@@ -419,6 +420,55 @@ def run_compare_command(arguments: argparse.Namespace, parser: argparse.Argument
     return report.exit_code
 
 
+BISECT_HELP = """\
+Example, on a PyTorch checkout (its working tree is not touched):
+  knapsack-audit bisect ~/pytorch \\
+    torch/_functorch/_activation_checkpointing/knapsack.py:dp_knapsack_sliding_hirschberg \\
+    v2.9.0 v2.10.0
+
+Exit codes: 0 the first bad revision was named, 1 skipped revisions leave
+several candidates (listed), 2 the bisection cannot run (a bad revision,
+GOOD failing or BAD passing: the message says which)."""
+
+
+def add_bisect_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``knapsack-audit bisect REPO PATH:FUNC GOOD BAD``."""
+    bisect = commands.add_parser(
+        "bisect",
+        help="name the first revision of a git checkout at which a solver fails",
+        description="Binary search over the revisions GOOD..BAD of the git checkout REPO: "
+        "at each revision tried, PATH (relative to REPO) is read with 'git show' into a "
+        "temporary folder and its FUNC is audited with a quick, deterministic effort "
+        "(pinned cases, every instance of up to 2 items, 20 random cases from seed 0). "
+        "A revision where the file is missing or cannot be loaded is skipped. Prints the "
+        "first bad revision and its counterexample. Executes the code of every revision "
+        "tried.",
+        epilog=BISECT_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    bisect.add_argument("repo", metavar="REPO", help="a git checkout")
+    bisect.add_argument("location", metavar="PATH:FUNC", help="file in REPO and its solver")
+    bisect.add_argument("good", metavar="GOOD", help="a revision at which the solver passes")
+    bisect.add_argument("bad", metavar="BAD", help="a later revision at which it fails")
+    add_quiet_option(bisect, "do not print each revision's verdict as it is audited")
+
+
+def run_bisect(arguments: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``knapsack-audit bisect``."""
+    from knapsack_audit.bisect import BisectError, Verdict, bisect, describe
+
+    def progress(verdict: Verdict) -> None:
+        if not arguments.quiet:
+            print(f"{verdict.status:4}  {verdict.subject}", file=sys.stderr, flush=True)
+
+    try:
+        result = bisect(arguments.repo, arguments.location, arguments.good, arguments.bad, progress)
+    except BisectError as error:
+        parser.exit(EXIT_UNUSABLE, f"knapsack-audit bisect: error: {error}\n")
+    print("\n".join(describe(result)))
+    return 0 if result.first_bad is not None else 1
+
+
 def use_sandbox(arguments: argparse.Namespace) -> bool:
     """``--sandbox`` as asked; unset: on for ``report`` where it works, off for ``verify``.
 
@@ -518,6 +568,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_compare_command(arguments, parser)
     if arguments.command == "mutate":
         return run_mutate(arguments, parser)
+    if arguments.command == "bisect":
+        return run_bisect(arguments, parser)
     if arguments.command == "golden":
         from knapsack_audit.golden.cli import main as golden_main
 

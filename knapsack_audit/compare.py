@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from knapsack_audit.cases import Case
+from knapsack_audit.cases import Case, describe_size
 from knapsack_audit.families import Effort, families
 from knapsack_audit.isolation import DEFAULT_CALL_TIMEOUT, DEFAULT_MEMORY_LIMIT, IsolatedSolver
 from knapsack_audit.measure import spread
@@ -178,6 +178,14 @@ class Regression:
     base: str
     minimized: str
     """``minimized`` (dropping any one item makes NEW pass), or why not."""
+    types: int = 0
+    """Distinct ``(memory, runtime)`` pairs of the call."""
+    found_items: int = 0
+    """Items of the case as the family gave it, before minimizing."""
+
+    def size(self) -> str:
+        """``'7 items of 1 type (shrunk from 126)'``."""
+        return describe_size(self.items, self.types, self.found_items)
 
 
 @dataclass
@@ -434,15 +442,15 @@ def regressed(base: Sequence[Finding], new: Sequence[Finding]) -> list[Finding]:
 def minimal_regression(
     family: str, finding: Finding, base: Solver, new: Solver, judge: Judge, function: str
 ) -> Regression:
-    """The engine's minimizer on NEW, kept only if BASE still passes the smaller case.
+    """The engine's minimizer on NEW, taking only smaller cases BASE still passes.
 
     ``function`` names NEW in the copy-pasteable call.
     """
-    smaller = minimize(new, judge, finding)
-    if check_call(base, smaller.case, judge, [finding.property]):
-        return unminimized_regression(
-            family, finding, function, "not minimized: BASE fails the smaller case too"
-        )
+
+    def base_passes(case: Case) -> bool:
+        return not check_call(base, case, judge, [finding.property])
+
+    smaller = minimize(new, judge, finding, keep=base_passes)
     base_findings = check_call(base, smaller.case, judge, JUDGED_PROPERTIES)
     return Regression(
         family=family,
@@ -452,21 +460,11 @@ def minimal_regression(
         items=smaller.case.n,
         new=smaller.message,
         base="; ".join(f.message for f in base_findings) or "passes every one-call property",
-        minimized="minimized",
-    )
-
-
-def unminimized_regression(family: str, finding: Finding, function: str, why: str) -> Regression:
-    """The regression as found (BASE passed it), with ``why`` it was not reduced."""
-    return Regression(
-        family=family,
-        property=finding.property,
-        clause=finding.clause,
-        call=finding.case.as_call(function),
-        items=finding.case.n,
-        new=finding.message,
-        base=f"passes {finding.property}",
-        minimized=why,
+        minimized=f"stopped after {MINIMIZE_SECONDS:g} s"
+        if "(not fully shrunk" in smaller.message
+        else "minimized",
+        types=smaller.case.distinct_items(),
+        found_items=finding.case.n,
     )
 
 

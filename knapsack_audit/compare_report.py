@@ -1,8 +1,9 @@
 """Show a :class:`~knapsack_audit.compare.CompareReport`: terminal, Markdown, JSON, JUnit.
 
-The Markdown is meant for a pull-request comment: the verdict, the
-regressions as copy-pasteable calls, gates and claims, and one summary row
-per family come first; per-property counts and how the numbers were
+The Markdown is meant for a pull-request comment: the verdict, gates and
+claims, one summary row per family, then per property its smallest
+regression as a copy-pasteable call with its size (the other families'
+cases folded under ``<details>``) come first; per-property counts and how the numbers were
 measured are folded under ``<details>``. JUnit XML (:mod:`xml.etree`) has a
 ``<testsuite>`` per solver pair, a ``<testcase>`` per family (a
 ``<failure>`` when it has a regression) and one per gate or claim.
@@ -32,6 +33,7 @@ from knapsack_audit.compare import (
     CompareReport,
     FamilyComparison,
     PairReport,
+    Regression,
 )
 from knapsack_audit.reports import report_format
 
@@ -116,25 +118,59 @@ def _summary_rows(pair: PairReport) -> list[str]:
 
 
 SHORT_CALL = 400
-"""Calls up to this many characters are shown; longer ones are folded."""
+"""Calls longer than this are cut on the terminal (the reports hold them whole)."""
+
+
+def by_property(pair: PairReport) -> dict[str, list[tuple[str, Regression]]]:
+    """Each property's regressions as ``(family, example)``, the smallest case first
+    (fewest items, then fewest types, then the shortest call)."""
+    grouped: dict[str, list[tuple[str, Regression]]] = {}
+    for family in pair.families:
+        for example in family.examples:
+            grouped.setdefault(example.property, []).append((family.family, example))
+    for examples in grouped.values():
+        examples.sort(key=lambda pair: (pair[1].items, pair[1].types, len(pair[1].call)))
+    return grouped
 
 
 def _regression_lines(pair: PairReport) -> list[str]:
+    """Per property: its smallest case in full, the other families' folded."""
+    regressions = {family.family: family.regressions for family in pair.families}
     lines = []
-    for family in pair.families:
-        for example in family.examples:
-            heading = (
-                f"**{example.property}** ({example.clause}) in `{family.family}`, "
-                f"{family.regressions} case(s); smallest, {example.items} items "
-                f"({example.minimized})"
-            )
-            body = ["```python", example.call, "```", ""]
-            body += [f"- NEW: {_cell(example.new)}", f"- BASE: {_cell(example.base)}", ""]
-            if len(example.call) <= SHORT_CALL:
-                lines += [heading + ":", "", *body]
-            else:
-                lines += [f"<details><summary>{heading}</summary>", "", *body, "</details>", ""]
+    for prop, examples in by_property(pair).items():
+        (family, smallest), rest = examples[0], examples[1:]
+        cases = sum(regressions[name] for name, _ in examples)
+        lines += [
+            f"**{prop}** ({smallest.clause}) fails in {cases} case(s) of "
+            f"{len(examples)} family(ies); the smallest, in `{family}`: "
+            f"{smallest.size()} ({smallest.minimized}):",
+            "",
+            *_example_body(smallest),
+        ]
+        if not rest:
+            continue
+        lines += [f"<details><summary>{prop} in the other families</summary>", ""]
+        for name, example in rest:
+            lines += [
+                f"In `{name}` ({regressions[name]} case(s)): {example.size()} "
+                f"({example.minimized}):",
+                "",
+                *_example_body(example),
+            ]
+        lines += ["</details>", ""]
     return lines
+
+
+def _example_body(example: Regression) -> list[str]:
+    return [
+        "```python",
+        example.call,
+        "```",
+        "",
+        f"- NEW: {_cell(example.new)}",
+        f"- BASE: {_cell(example.base)}",
+        "",
+    ]
 
 
 def to_markdown(report: CompareReport, provenance: Sequence[str] = ()) -> str:
@@ -242,7 +278,8 @@ def to_junit(report: CompareReport) -> str:
                     type="SPEC 9.1",
                 )
                 failure.text = "\n".join(
-                    f"{e.property} ({e.clause}): {e.call}\nNEW: {e.new}\nBASE: {e.base}"
+                    f"{e.property} ({e.clause}): {e.call}\nsize: {e.size()}\n"
+                    f"NEW: {e.new}\nBASE: {e.base}"
                     for e in family.examples
                 )
         for check in (check for check in report.checks if check.pair == pair.name):
@@ -286,21 +323,24 @@ def print_compare(console: Console, report: CompareReport) -> None:
                 family.memory.describe(),
             )
         console.print(table)
-        for family in pair.families:
-            for example in family.examples:
-                console.print(
-                    Text.assemble(
-                        ("REGRESSION ", "bold red"),
-                        (example.property, "bold"),
-                        f" ({example.clause}) in {family.family}, {example.items} items",
-                    )
+        for prop, examples in by_property(pair).items():
+            smallest_in, example = examples[0]
+            console.print(
+                Text.assemble(
+                    ("REGRESSION ", "bold red"),
+                    (prop, "bold"),
+                    f" ({example.clause}) in {len(examples)} family(ies); the smallest, "
+                    f"in {smallest_in}: {example.size()}",
                 )
-                call = example.call
-                if len(call) > SHORT_CALL:
-                    call = f"{call[:SHORT_CALL]}... (cut; the full call is in --report)"
-                console.print(Text(f"  {call}", style="cyan"), soft_wrap=True)
-                console.print(Text(f"  NEW:  {example.new[:SHORT_CALL]}"), soft_wrap=True)
-                console.print(Text(f"  BASE: {example.base}"), soft_wrap=True)
+            )
+            call = example.call
+            if len(call) > SHORT_CALL:
+                call = f"{call[:SHORT_CALL]}... (cut; the full call is in --report)"
+            console.print(Text(f"  {call}", style="cyan"), soft_wrap=True)
+            console.print(Text(f"  NEW:  {example.new[:SHORT_CALL]}"), soft_wrap=True)
+            console.print(Text(f"  BASE: {example.base}"), soft_wrap=True)
+            for other, larger in examples[1:]:
+                console.print(Text(f"  also in {other}: {larger.size()} (see --report)"))
     if report.added or report.removed:
         console.print(
             f"added in NEW: {', '.join(report.added) or '-'}; "

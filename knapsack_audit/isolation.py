@@ -16,6 +16,9 @@ exceeds the memory limit  ``RLIMIT_AS`` turns it into ``MemoryError`` (or the
                           kernel kills the worker: :class:`WorkerDied`)
 ``os._exit``, segfault    raises :class:`WorkerDied` with the exit code/signal,
                           even if a forked child still holds the socket
+kills its parent, its     the parent is a keeper, not the auditor; the proxy
+process group             raises :class:`WorkerDied` ("the solver killed its
+                          parent process"); the group is the worker's own
 starts processes and      the worker kills them after the call and the proxy
 leaves them running       raises :class:`LeftProcessesRunning` ("left N
                           processes running"); see :mod:`.processes`
@@ -36,14 +39,17 @@ breaks the conversion     the tool's own failure is reported as such, with
                           its cause: :class:`ToolFailure`
 ========================  ===================================================
 
-The worker is started with :mod:`subprocess` (``python -c``) in a new session,
-so it leads its own process group, optionally under bubblewrap
-(:mod:`.sandbox`). A dead or killed worker is restarted for the next call.
-:meth:`IsolatedSolver.close` (also on leaving the ``with`` block) stops the
-worker, which first kills its descendants; the proxy then kills the worker's
-process group, so no process outlives the audit (up to a descendant that
-leaves the group *and* outlives a worker that died: only ``--sandbox``'s PID
-namespace catches that one).
+The auditor starts a keeper with :mod:`subprocess` (``python -c``, in a new
+session, optionally under bubblewrap: :mod:`.sandbox`), and the keeper starts
+the worker in a session of its own (:func:`knapsack_audit.processes.keep`):
+the solver's parent is the keeper, so no ``getppid()``, ``kill(0, ...)`` or
+``killpg(getpgrp(), ...)`` reaches the auditor. A dead or killed worker is
+restarted for the next call. :meth:`IsolatedSolver.close` (also on leaving
+the ``with`` block) stops the worker, which first kills its descendants; the
+keeper then kills the worker's process group and the orphans it adopted, so
+no process outlives the audit (up to a descendant that leaves the group
+*and* outlives a killed keeper: only ``--sandbox``'s PID namespace catches
+that one).
 """
 
 from __future__ import annotations
@@ -70,6 +76,7 @@ from knapsack_audit.processes import (
     die_with_parent,
     kill_descendants,
     kill_group,
+    read_status,
 )
 from knapsack_audit.sandbox import require_sandbox, sandboxed
 from knapsack_audit.targets import Target
@@ -243,7 +250,7 @@ def describe_exit(exitcode: int | None) -> str:
         return "the worker process stopped answering"
     if exitcode < 0:
         name = signal.Signals(-exitcode).name
-        hint = " (the memory limit or the kernel's OOM killer)" if name == "SIGKILL" else ""
+        hint = " (by the solver itself, or the kernel's OOM killer)" if name == "SIGKILL" else ""
         return f"the worker process was killed by signal {name}{hint}"
     return f"the solver ended the worker process with exit code {exitcode}"
 
@@ -409,6 +416,11 @@ class IsolatedSolver:
         self.stderr = CapturedStream("stderr")
         self._process: subprocess.Popen[bytes] | None = None
         self._connection: Connection | None = None
+        self._status: int | None = None
+        """Read end of the keeper's status pipe (:func:`~.processes.keep`)."""
+        self._control: int | None = None
+        """Write end of the keeper's control pipe: a byte stops the worker."""
+        self._status_log = ""
 
     def __enter__(self) -> IsolatedSolver:
         return self
@@ -423,7 +435,7 @@ class IsolatedSolver:
 
     @property
     def pid(self) -> int | None:
-        """The current worker's process id, if one is running."""
+        """The current keeper's process id (the worker's parent), if one is running."""
         return None if self._process is None else self._process.pid
 
     def start(self) -> None:
@@ -438,11 +450,19 @@ class IsolatedSolver:
         if self.sandbox:
             require_sandbox()
         parent_end, child_end = socket.socketpair()
-        command = [
+        status_read, status_write = os.pipe()
+        control_read, control_write = os.pipe()
+        worker = [
             sys.executable,
             "-c",
             "from knapsack_audit.isolation import worker_entry; "
             f"worker_entry({child_end.fileno()})",
+        ]
+        command = [
+            sys.executable,
+            "-c",
+            "from knapsack_audit.processes import keep; "
+            f"keep({status_write}, {control_read}, {worker!r})",
         ]
         if self.sandbox:
             command = sandboxed(command, self.target.path)
@@ -454,17 +474,18 @@ class IsolatedSolver:
                 stdin=subprocess.DEVNULL,
                 stdout=out_write,
                 stderr=err_write,
-                pass_fds=(child_end.fileno(),),
+                pass_fds=(child_end.fileno(), status_write, control_read),
                 start_new_session=True,
             )
         finally:
-            for fd in (out_write, err_write):
+            for fd in (out_write, err_write, status_write, control_read):
                 os.close(fd)
             child_end.close()
         self.stdout.drain(out_read)
         self.stderr.drain(err_read)
         connection = Connection(parent_end.detach())
         self._process, self._connection = process, connection
+        self._status, self._control, self._status_log = status_read, control_write, ""
         connection.send((self.target, self.memory_limit))
         if self._wait(self.load_timeout) == "timeout":
             self.close(kill=True)
@@ -473,11 +494,9 @@ class IsolatedSolver:
             )
         try:
             reply = connection.recv()
-        except EOFError:
-            exitcode = self._reap()
+        except (EOFError, OSError):  # closed, or reset by a dying worker
             raise TargetError(
-                f"target {self.target.label}: loading it ended the process "
-                f"({describe_exit(exitcode)})"
+                f"target {self.target.label}: loading it ended the process ({self._reap()})"
             ) from None
         if reply[0] == "load-error":
             self.close()
@@ -547,7 +566,7 @@ class IsolatedSolver:
         try:
             connection.send(request)
         except OSError:
-            raise WorkerDied(describe_exit(self._reap())) from None
+            raise WorkerDied(self._reap()) from None
         waited = self._wait(timeout)
         if waited == "timeout":
             self.close(kill=True)
@@ -555,11 +574,11 @@ class IsolatedSolver:
                 f"no answer within the call timeout of {timeout:g} s{what} (the worker was killed)"
             )
         if waited == "died":
-            raise WorkerDied(describe_exit(self._reap()))
+            raise WorkerDied(self._reap())
         try:
             return connection.recv()
-        except EOFError:
-            raise WorkerDied(describe_exit(self._reap())) from None
+        except (EOFError, OSError):  # closed, or reset by a dying worker
+            raise WorkerDied(self._reap()) from None
 
     def _wait(self, timeout: float) -> str:
         """``'reply'`` once the worker has answered (or closed the socket), ``'died'``
@@ -577,23 +596,43 @@ class IsolatedSolver:
             if remaining <= 0:
                 return "timeout"
 
-    def _reap(self) -> int | None:
-        """Wait briefly for a dying worker and return its exit code; forget it."""
+    def _reap(self) -> str:
+        """Wait briefly for a dying worker, forget it, and say in words how it ended.
+
+        The keeper reports the worker's exit code; a keeper that ended
+        without doing so was killed, and only the solver (its child) had
+        reason to: "the solver killed its parent process".
+        """
         process = self._process
-        exitcode = None
-        if process is not None:
-            deadline = time.monotonic() + 5
-            while not _has_exited(process.pid) and time.monotonic() < deadline:
-                time.sleep(_POLL_SECONDS)
-            self.close(kill=True)
-            exitcode = process.returncode
-            if self.sandbox and exitcode is not None and exitcode > 128:
-                exitcode = -(exitcode - 128)  # bwrap exits 128 + N for a child killed by signal N
-        return exitcode
+        if process is None:
+            return describe_exit(None)
+        deadline = time.monotonic() + 5
+        while not _has_exited(process.pid) and time.monotonic() < deadline:
+            time.sleep(_POLL_SECONDS)
+        status = self._status_text()
+        self.close(kill=True)
+        _, exitcode = read_status(status)
+        if exitcode is not None:
+            return describe_exit(exitcode)
+        keeper = process.returncode
+        if self.sandbox and keeper is not None and keeper > 128:
+            keeper = -(keeper - 128)  # bwrap exits 128 + N for a child killed by signal N
+        if keeper is not None and keeper < 0:
+            name = signal.Signals(-keeper).name
+            return f"the solver killed its parent process (the worker's keeper got {name})"
+        return describe_exit(None)
+
+    def _status_text(self) -> str:
+        """Everything the keeper wrote on its status pipe so far (two short lines at most)."""
+        if self._status is not None:
+            self._status_log += _read_ready(self._status)
+        return self._status_log
 
     def close(self, kill: bool = False) -> None:
-        """Stop the worker: ask it to exit (or ``kill`` it at once); then kill its
-        process group and reap it. The worker kills its own descendants first."""
+        """Stop the worker: ask it to exit (or ``kill`` it at once, through the
+        keeper); then kill the keeper's process group and reap it. The worker
+        kills its own descendants first, the keeper the worker's group and the
+        orphans it adopted."""
         process, connection = self._process, self._connection
         self._process, self._connection = None, None
         if connection is not None:
@@ -603,20 +642,47 @@ class IsolatedSolver:
             except OSError:
                 pass
             connection.close()
-        if process is None:
-            return
-        if not kill:
-            deadline = time.monotonic() + 1
+        if process is not None:
+            if kill and self._control is not None:
+                _poke(self._control)
+            deadline = time.monotonic() + (5 if kill else 1)
             while not _has_exited(process.pid) and time.monotonic() < deadline:
                 time.sleep(0.01)
-        kill_group(process.pid)  # the leader is not yet reaped, so its group id is still ours
-        process.wait()
+            kill_group(process.pid)  # the leader is not yet reaped, so its group id is still ours
+            process.wait()
+            worker, exitcode = read_status(self._status_text())
+            if worker is not None and exitcode is None and not self.sandbox:
+                kill_group(worker)  # the keeper was killed: the worker's group is left
+        for fd in (self._status, self._control):
+            if fd is not None:
+                os.close(fd)
+        self._status = self._control = None
 
     def captured_output(self) -> list[StreamSummary]:
         """What the solver printed (call after :meth:`close`: waits for the pipes to drain)."""
         for stream in (self.stdout, self.stderr):
             stream.stop()
         return [self.stdout.summary(), self.stderr.summary()]
+
+
+def _poke(control: int) -> None:
+    """Ask a keeper to kill its worker now (a byte on its control pipe)."""
+    try:
+        os.write(control, b"k")
+    except OSError:  # the keeper is gone
+        return
+
+
+def _read_ready(fd: int) -> str:
+    """What can be read from ``fd`` now, without blocking."""
+    os.set_blocking(fd, False)
+    chunks = []
+    try:
+        while chunk := os.read(fd, 4096):
+            chunks.append(chunk)
+    except BlockingIOError:
+        pass
+    return b"".join(chunks).decode("ascii", errors="replace")
 
 
 def _has_exited(pid: int) -> bool:

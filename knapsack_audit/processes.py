@@ -7,11 +7,20 @@ a ``multiprocessing`` pool) and return without stopping them. The worker
 * becomes a *child subreaper* (``prctl(PR_SET_CHILD_SUBREAPER)``, Linux 3.4+):
   a descendant whose parent exits is re-parented to the worker instead of to
   init, so the whole tree stays under the worker, even across ``setsid``;
-* runs in its own session and process group (the auditor starts it with
-  ``start_new_session``), so the auditor can kill the group if the worker
-  itself dies;
+* runs in its own session and process group (``setsid``), so a solver's
+  ``os.kill(0, sig)`` or ``os.killpg(os.getpgrp(), sig)`` reaches only the
+  worker and what it started;
 * after every call, and before it exits, kills every descendant it finds
   (:func:`kill_descendants`) and reaps them, and reports how many there were.
+
+The worker's parent is not the auditing process but a *keeper*
+(:func:`keep`), a small process the auditor starts (in a session of its
+own), that starts the worker and waits for it. A solver that signals its
+parent (``os.kill(os.getppid(), SIGKILL)``) kills the keeper, not the
+auditor: the worker dies with it (``PR_SET_PDEATHSIG``) and the auditor,
+seeing the keeper end without reporting the worker's exit, says so. The
+keeper reports on a status pipe, one line each: ``worker PID`` once started,
+``exit CODE`` when the worker has ended (``-N`` for signal ``N``).
 
 Invariant after :func:`kill_descendants` returns: the worker has no child,
 living or zombie (up to :data:`SWEEP_SECONDS` against a process that forks
@@ -22,6 +31,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import select
 import signal
 import sys
 import time
@@ -167,3 +177,74 @@ def kill_group(pgid: int) -> None:
         os.killpg(pgid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         return
+
+
+def keep(status_fd: int, control_fd: int, command: list[str]) -> None:
+    """The keeper (``python -c``): run ``command`` (the worker) and report how it ends.
+
+    Starts the worker in a new session (:func:`os.setsid`) with
+    ``PR_SET_PDEATHSIG``, writes ``worker PID`` to ``status_fd``, waits for
+    it, writes ``exit CODE``, kills what is left of the worker's process
+    group and every orphan it adopted (it is a subreaper), and exits 0.
+    Anything arriving on ``control_fd`` (or its end of file: the auditor is
+    gone) means "stop the worker now": its process group is killed. The
+    request comes on a pipe, not as a signal, so a solver signalling its
+    parent is never mistaken for the auditor. Never returns.
+    """
+    die_with_parent()
+    become_subreaper()
+    keeper = os.getpid()
+    worker = os.fork()
+    if worker == 0:
+        try:
+            os.close(status_fd)
+            os.close(control_fd)
+            os.setsid()
+            die_with_parent()
+            if os.getppid() != keeper:  # the keeper died before the line above
+                os._exit(1)
+            os.execv(command[0], command)
+        finally:
+            os._exit(127)
+    os.write(status_fd, f"worker {worker}\n".encode())
+    ended = _wait_or_stop(worker, control_fd)
+    code = ended.si_status if ended.si_code == os.CLD_EXITED else -ended.si_status
+    os.write(status_fd, f"exit {code}\n".encode())
+    kill_group(worker)  # not yet reaped, so the group id is still the worker's
+    os.waitpid(worker, 0)
+    kill_descendants()
+    os._exit(0)
+
+
+def _wait_or_stop(worker: int, control_fd: int) -> os.waitid_result:
+    """Wait (without reaping) until ``worker`` exits; kill its group if asked to stop."""
+    pidfd = os.pidfd_open(worker)
+    watch = select.poll()
+    watch.register(pidfd, select.POLLIN)
+    watch.register(control_fd, select.POLLIN)
+    while True:
+        ended = os.waitid(os.P_PID, worker, os.WEXITED | os.WNOWAIT | os.WNOHANG)
+        if ended is not None:
+            return ended
+        for fd, _ in watch.poll():
+            if fd == control_fd:
+                watch.unregister(control_fd)
+                kill_group(worker)
+
+
+def read_status(text: str) -> tuple[int | None, int | None]:
+    """The worker's pid and exit code from a keeper's status lines (``None``: not said).
+
+    >>> read_status("worker 41\\nexit -9\\n")
+    (41, -9)
+    >>> read_status("worker 41\\n")
+    (41, None)
+    """
+    worker = code = None
+    for line in text.splitlines():
+        word, _, number = line.partition(" ")
+        if word == "worker":
+            worker = int(number)
+        elif word == "exit":
+            code = int(number)
+    return worker, code

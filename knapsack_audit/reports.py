@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from knapsack_audit import __version__
-from knapsack_audit.verify import TargetReport
+from knapsack_audit.verify import TargetReport, smallest_failure
 
 
 @dataclass(frozen=True)
@@ -95,6 +95,8 @@ def markdown_sections(reports: Sequence[TargetReport], level: int = 2) -> list[s
         for row in report.verdicts:
             lines.append(f"| {row.property} | {row.verdict} | {row.examples} | {row.seconds:.1f} |")
         lines.append("")
+        if report.findings:
+            lines += [f"{smallest_failure(report.findings).capitalize()}.", ""]
         for finding in report.findings:
             lines += [
                 f"{heading}# {report.label}: {finding.property} fails ({finding.clause})",
@@ -103,6 +105,7 @@ def markdown_sections(reports: Sequence[TargetReport], level: int = 2) -> list[s
                 finding.call,
                 "```",
                 "",
+                f"- size: {finding.size()}",
                 f"- expected: {_cell(finding.expected)}",
                 f"- actual: {_cell(finding.actual)}",
             ]
@@ -161,6 +164,7 @@ def to_junit(reports: Sequence[TargetReport], checks: Sequence[Check] = ()) -> s
                     part
                     for part in (
                         finding.call,
+                        f"size: {finding.size()}",
                         f"expected: {finding.expected}",
                         f"actual: {finding.actual}",
                         finding.explanation,

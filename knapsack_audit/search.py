@@ -16,13 +16,14 @@ in three phases:
    property raises its own exception class, so Hypothesis shrinks the first
    failing property of a round; later rounds ignore the properties found.
 
-Every finding is then reduced further by :func:`minimize` (drop items while
-the property still fails). A failure seen is never lost: the smallest
-failing case of each property is kept as it is seen, and if the hard stop
-cuts a shrink short, that case is reported, marked "not fully shrunk". A call
-that times out is not shrunk by Hypothesis (each step would wait out the
-timeout) but by :func:`shrink_timeout`: whole chunks of items dropped, with a
-shorter call timeout.
+Every finding is then reduced further by :func:`minimize` (whole types of
+copies, then single items, dropped while the property still fails). A
+failure seen is never lost: the smallest failing case of each property is
+kept as it is seen, and if the hard stop cuts a shrink short, that case is
+reported, marked "not fully shrunk". A call that times out is not shrunk by
+Hypothesis (each step would wait out the timeout) but by
+:func:`shrink_timeout`: whole chunks of items dropped, with a shorter call
+timeout.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from knapsack_audit import properties as props
 from knapsack_audit.cases import Case
 from knapsack_audit.exhaustive import Scope
 from knapsack_audit.properties import Finding, Judge, Outcome, Solver
+from knapsack_audit.shrink import Shrinker
 from knapsack_audit.strategies import cases, scale_cases, small_cases
 
 PROPERTIES = tuple(prop.name for prop in props.TABLE)
@@ -127,6 +129,8 @@ class AuditResult:
     calls: Counter[str] = field(default_factory=Counter)
     found_at: dict[str, tuple[int, float]] = field(default_factory=dict)
     """Per finding: (examples tried, seconds elapsed) when it was found."""
+    found_items: dict[str, int] = field(default_factory=dict)
+    """Per finding: items of the failing case before :func:`minimize` shrank it."""
     stopped_early: bool = False
     """The hard stop ended the search before its budgets were spent."""
     seed: int = 0
@@ -252,6 +256,7 @@ class _Search:
         self.wanted.discard(name)
         self.seen.pop(name, None)
         self.result.findings[name] = finding
+        self.result.found_items.setdefault(name, finding.case.n)
         if shrink:
             smaller = minimize(self.solver, self.judge, finding)
             if finding.message.endswith(SHRINK_CUT) and not smaller.message.endswith(SHRINK_CUT):
@@ -577,31 +582,32 @@ def _leaves(error: BaseException) -> Iterable[BaseException]:
         yield from _leaves(each)
 
 
-def minimize(solver: Solver, judge: Judge, finding: Finding) -> Finding:
-    """Drop items one at a time while the same property still fails (1-minimal).
+def minimize(
+    solver: Solver, judge: Judge, finding: Finding, keep: Callable[[Case], bool] | None = None
+) -> Finding:
+    """Shrink a one-call finding while the same property still fails (and ``keep`` holds).
 
     Hypothesis shrinks within one regime of the strategy; this step makes the
-    counterexample minimal in the number of items whatever regime found it.
-    Metamorphic findings depend on drawn parameters and keep Hypothesis' shrink.
-    If the search is stopped meanwhile, the smallest case so far is returned.
+    counterexample small whatever regime found it: structural moves first
+    (:class:`knapsack_audit.shrink.Shrinker`: whole types of copies dropped or
+    halved, the budget lowered or scaled with them), then single items, to a
+    1-minimal case. Metamorphic findings depend on drawn parameters and keep
+    Hypothesis' shrink. If the search is stopped meanwhile, the smallest case
+    so far is returned.
     """
     if finding.property not in props.CALL_PROPERTIES:
         return finding
-    current = finding
-    progress = True
+
+    def fails(case: Case) -> Finding | None:
+        again = findings_for(solver, case, judge, None, [finding.property])
+        return again[0] if again and (keep is None or keep(case)) else None
+
+    shrinker = Shrinker(fails, finding)
     try:
-        while progress:
-            progress = False
-            for i in range(current.case.n):
-                smaller = _without(current.case, [i])
-                again = findings_for(solver, smaller, judge, None, [finding.property])
-                if again:
-                    current = again[0]
-                    progress = True
-                    break
+        shrinker.structural()
+        return shrinker.one_by_one()
     except SearchStopped:
-        return _unshrunk(current)
-    return current
+        return _unshrunk(shrinker.current)
 
 
 def shrink_timeout(solver: Solver, judge: Judge, finding: Finding) -> Finding:

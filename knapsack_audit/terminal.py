@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from knapsack_audit.targets import Target
-from knapsack_audit.verify import TargetReport
+from knapsack_audit.verify import TargetReport, smallest_failure
 
 VERDICT_STYLES = {
     "pass": "green",
@@ -58,11 +58,14 @@ def print_report(console: Console, report: TargetReport) -> None:
     console.print(table)
     for note in report.isolation_notes():
         console.print(Text(note), soft_wrap=True)
+    if report.findings:
+        console.print(Text(smallest_failure(report.findings)))
     for finding in report.findings:
         console.print(
             Text.assemble(("FAIL ", "bold red"), (finding.property, "bold"), f" ({finding.clause})")
         )
         console.print(Text(f"  {finding.call}", style="cyan"), soft_wrap=True)
+        console.print(Text(f"  size:     {finding.size()}"), soft_wrap=True)
         console.print(Text(f"  expected: {finding.expected}"), soft_wrap=True)
         console.print(Text(f"  actual:   {finding.actual}"), soft_wrap=True)
         if finding.explanation:

@@ -22,7 +22,7 @@ from typing import Any
 from hypothesis import settings
 
 from knapsack_audit.captured import KEEP_BYTES, StreamSummary
-from knapsack_audit.cases import Case
+from knapsack_audit.cases import Case, describe_size
 from knapsack_audit.exhaustive import scope_for
 from knapsack_audit.isolation import (
     DEFAULT_CALL_TIMEOUT,
@@ -120,7 +120,12 @@ class PropertyVerdict:
 
 @dataclass(frozen=True)
 class FindingReport:
-    """A failure: the shrunk counterexample as a call, expected versus actual."""
+    """A failure: the shrunk counterexample as a call, expected versus actual.
+
+    ``items`` and ``item_types``: the size of the call (its items, and its
+    distinct ``(memory, runtime)`` pairs); ``found_items``: the items of the
+    failing case before it was shrunk.
+    """
 
     property: str
     clause: str
@@ -128,6 +133,13 @@ class FindingReport:
     expected: str
     actual: str
     explanation: str = ""
+    items: int = 0
+    item_types: int = 0
+    found_items: int = 0
+
+    def size(self) -> str:
+        """``'3 items of 1 type (shrunk from 57)'``."""
+        return describe_size(self.items, self.item_types, self.found_items)
 
 
 @dataclass
@@ -310,8 +322,25 @@ def _describe(report: TargetReport, result: AuditResult, target: Target) -> None
                 expected=PROPERTY_TABLE[name].expectation,
                 actual=finding.message,
                 explanation=_explanation(target, name),
+                items=finding.case.n,
+                item_types=finding.case.distinct_items(),
+                found_items=result.found_items.get(name, finding.case.n),
             )
         )
+
+
+def smallest_failure(findings: Sequence[FindingReport]) -> str:
+    """The smallest failing size found over ``findings``, and its property ('' if none).
+
+    >>> smallest_failure([FindingReport("a", "", "", "", "", "", 5, 2, 9),
+    ...                   FindingReport("b", "", "", "", "", "", 2, 2, 2)])
+    'smallest failing case found: 2 items (b)'
+    """
+    if not findings:
+        return ""
+    least = min(findings, key=lambda finding: (finding.items, finding.item_types))
+    items = f"{least.items} item{'s' * (least.items != 1)}"
+    return f"smallest failing case found: {items} ({least.property})"
 
 
 def _explanation(target: Target, prop: str) -> str:

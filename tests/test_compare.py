@@ -87,7 +87,8 @@ def test_slower_correct_new_is_reported_slower_not_wrong() -> None:
 
 def test_wrong_new_is_a_regression_with_a_minimal_call(tmp_path: Path) -> None:
     """SPEC 9.1, 9.3, 3.2: one unit of budget slack is an over-budget regression,
-    minimized to at most 3 items on which BASE passes; exit 1; all three reports."""
+    minimized to at most 3 items on which BASE passes; exit 1; all three reports.
+    The Markdown leads with the property's smallest case and its size."""
     reports = [tmp_path / name for name in ("out.md", "out.json", "out.xml")]
     arguments = ["compare", REFERENCE, f"{PLANTED}:loose_dp_knapsack", "--effort", "quick"]
     arguments += ["--quiet", *(item for path in reports for item in ("--report", str(path)))]
@@ -103,9 +104,16 @@ def test_wrong_new_is_a_regression_with_a_minimal_call(tmp_path: Path) -> None:
     assert feasibility and min(example["items"] for example in feasibility) <= 3
     assert all(example["minimized"] == "minimized" for example in feasibility)
     assert all(example["base"] == "passes every one-call property" for example in feasibility)
+    for example in feasibility:
+        assert 1 <= example["types"] <= example["items"] <= example["found_items"]
     markdown = reports[0].read_text()
     assert markdown.index("| family |") < markdown.index("<details>")
     assert "loose_dp_knapsack([" in markdown
+    smallest = min(feasibility, key=lambda example: example["items"])
+    lead = markdown.index("**feasibility** (SPEC 3.2) fails in")
+    assert markdown.index(smallest["call"]) > lead  # the smallest case is shown first
+    heading = markdown[lead : markdown.index("```", lead)]
+    assert f": {smallest['items']} item" in heading and f"of {smallest['types']} type" in heading
     suites = ET.parse(reports[2]).getroot().findall("testsuite")
     assert int(suites[0].get("failures", "0")) >= 1
 

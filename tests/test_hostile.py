@@ -16,6 +16,8 @@ are skipped with bwrap's own reason (``.ci/run`` installs bubblewrap).
 from __future__ import annotations
 
 import json
+import os
+import select
 import socket
 import subprocess
 import sys
@@ -28,9 +30,11 @@ from test_cli import QUICK, Run, findings_by_property, knapsack_audit
 
 from knapsack_audit.captured import KEEP_BYTES, CapturedStream
 from knapsack_audit.cases import Case
-from knapsack_audit.isolation import Oversized, portable
+from knapsack_audit.isolation import IsolatedSolver, Oversized, WorkerDied, portable
+from knapsack_audit.processes import children
 from knapsack_audit.properties import Outcome, determinism, partition
 from knapsack_audit.sandbox import sandbox_problem
+from knapsack_audit.targets import parse_target
 
 HOSTILE = Path(__file__).parent / "fixtures" / "hostile_solvers"
 RUN_TIMEOUT = 240
@@ -52,14 +56,17 @@ CORPUS = [
     ("breaks_conversion", "no-crash", "ToolFailure: knapsack-audit failed while handling"),
     ("huge_value", "value-consistency", "value is 1000000000"),
     ("prints", None, ""),
+    ("kills_parent", "no-crash", "WorkerDied: the solver killed its parent process (the worker's"),
+    ("signals_parent", "no-crash", "the solver killed its parent process (the worker's keeper got"),
+    ("kills_own_group", "no-crash", "the worker process was killed by signal SIGKILL"),
+    ("killpg_own_group", "no-crash", "the worker process was killed by signal SIGTERM"),
 ]
 SANDBOX_ONLY = [
     ("deletes_file", "no-crash", "Read-only file system"),
     ("opens_socket", "no-crash", "ConnectionRefusedError"),
-    ("signals_parent", None, ""),
 ]
-"""Under the default isolation these succeed at what they try (deleting, connecting,
-killing the auditor): docs/CLI.md says so; only ``--sandbox`` confines them."""
+"""Under the default isolation these succeed at what they try (deleting, connecting):
+docs/CLI.md says so; only ``--sandbox`` confines them."""
 
 
 def _audit_corpus(
@@ -177,12 +184,41 @@ def test_sandbox_keeps_files_and_the_auditor(sandbox_run: tuple[Run, dict[str, A
     """SPEC 1.9 (third-party solvers get only valid input; the audit survives them):
     under --sandbox the victim file survives, the host's listening socket is never
     reached (the sandbox's loopback is its own) and the auditor is not signalled
-    (its exit code is 1 from the failing solvers, not 143 from SIGTERM)."""
+    (its exit code is 1 from the failing solvers, not 137 or 143 from a signal)."""
     run, document = sandbox_run
     assert run.returncode == 1, run.stdout + run.stderr
     assert document["victim_kept"]
     assert not document["listener_reached"]
     assert "Sandbox: read-only file system" in run.stdout
+
+
+def test_solver_killing_its_parent_kills_only_the_keeper() -> None:
+    """SPEC 7.2 (isolation): from its 200th call the solver SIGKILLs its parent. The
+    parent is the keeper, so this process (the auditor) lives on; the call raises
+    WorkerDied naming what happened, the next call gets a fresh worker, and no
+    process is left. The worker leads its own session, apart from the keeper's."""
+    (target,) = parse_target(f"{HOSTILE / 'kills_parent'}.py:solver")
+    with IsolatedSolver(target, call_timeout=5) as solver:
+        solver.start()
+        keeper = solver.pid
+        assert keeper is not None
+        (worker,) = children(keeper)
+        pidfd = os.pidfd_open(worker)
+        assert os.getsid(worker) == worker != os.getsid(keeper)
+        for _ in range(199):
+            assert solver([1e-4], [1.0], 1e-4) == (1.0, [0], [])
+        with pytest.raises(WorkerDied, match="the solver killed its parent process"):
+            solver([1e-4], [1.0], 1e-4)
+        assert solver([1e-4], [1.0], 1e-4) == (1.0, [0], [])
+        worker_gone = select.select([pidfd], [], [], 30)[0] != []
+        os.close(pidfd)
+    assert worker_gone  # the pidfd of an ended process is readable
+    left = [
+        pid
+        for pid in children(os.getpid())
+        if b"resource_tracker" not in Path(f"/proc/{pid}/cmdline").read_bytes()
+    ]
+    assert left == []
 
 
 def test_sandbox_flag_says_why_it_cannot_work(tmp_path: Path) -> None:
