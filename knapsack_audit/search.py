@@ -34,6 +34,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
 
 from hypothesis import HealthCheck, Phase, given, seed, settings, target
@@ -44,7 +45,16 @@ from knapsack_audit import properties as props
 from knapsack_audit.cases import Case
 from knapsack_audit.exhaustive import Scope
 from knapsack_audit.properties import Finding, Judge, Outcome, Solver
-from knapsack_audit.strategies import cases, scale_cases, small_cases
+from knapsack_audit.scaling import Scaled, big_tables, scaled, scaled_cases, table_cells
+from knapsack_audit.strategies import (
+    REGION_BUILDERS,
+    SIZE_TIERS,
+    cases,
+    region_case,
+    scale_cases,
+    small_cases,
+    tiered_cases,
+)
 
 PROPERTIES = tuple(prop.name for prop in props.TABLE)
 
@@ -64,6 +74,27 @@ SCALE_EXAMPLES = 3
 """Examples per round of the partitioner-scale tier (hundreds of items: slow
 for a pure-Python solver, so few, and one-call properties only)."""
 
+TIERED_EXAMPLES = 16
+"""Examples per round of the regions-at-every-size tier
+(:func:`~knapsack_audit.strategies.tiered_cases`), one-call properties only."""
+
+SCALED_EXAMPLES = 4
+"""Examples per round of the scaled tier (:func:`~knapsack_audit.scaling.scaled_cases`:
+small cases carried to tables of up to twice the largest real call's)."""
+
+GOLDEN_PER_ROUND = 8
+"""Real calls (after the breadth phase's sample) checked at the start of each round."""
+
+BREADTH_PER_TIER = 2
+"""Cases of each tiny size tier in the breadth phase, of different value regions."""
+
+EVERY_REGION_TIERS = ("thresholds", "partitioner")
+"""Size tiers of which the breadth phase holds a case of every value region
+(fast paths switch on sizes like these)."""
+
+MINIMIZE_SECONDS = 10.0
+"""Seconds :func:`minimize` may spend; then its smallest case is kept (marked)."""
+
 SHRINK_SECONDS = 10.0
 """Seconds Hypothesis may spend shrinking one failure; then the smallest case
 seen is kept (marked "not fully shrunk") and :func:`minimize` drops items."""
@@ -74,6 +105,7 @@ SHRINK_CALL_TIMEOUT = 1.0
 NOT_FULLY_SHRUNK = " (not fully shrunk: the search was stopped while shrinking)"
 DID_NOT_REPLAY = " (did not reproduce on replay: nondeterministic or timing-dependent)"
 SHRINK_CUT = f" (not fully shrunk: shrinking stopped after {SHRINK_SECONDS:g} s)"
+MINIMIZE_CUT = f" (not fully shrunk: dropping items stopped after {MINIMIZE_SECONDS:g} s)"
 
 
 class SearchStopped(BaseException):
@@ -116,6 +148,42 @@ class Worker(Protocol):
     def call_many(self, arguments: list[tuple[list[Any], list[Any], Any]]) -> list[Any]: ...
 
 
+@dataclass(frozen=True)
+class KnownCase:
+    """A case whose exact optimum is known without an oracle run (a golden call's
+    stored optimum, a scaled case's), and what it is, for a finding's message."""
+
+    case: Case
+    optimum: Fraction
+    note: str
+
+    @classmethod
+    def of(cls, scaled: Scaled) -> KnownCase:
+        """The transformed case of a :class:`~knapsack_audit.scaling.Scaled`."""
+        return cls(scaled.case, scaled.optimum, scaled.note())
+
+
+BreadthCase = Case | KnownCase
+
+
+def breadth_cases(seed: int) -> list[BreadthCase]:
+    """The breadth phase's drawn cases, smallest size tier first: :data:`BREADTH_PER_TIER`
+    cases of each tiny tier, one of every value region at each tier of
+    :data:`EVERY_REGION_TIERS` (regions in a seeded order), then, from the
+    small ones, one call per scaling of
+    :func:`~knapsack_audit.scaling.big_tables` (tables over twice the
+    largest real call's)."""
+    rng = random.Random(seed)
+    regions = sorted(REGION_BUILDERS)
+    rng.shuffle(regions)
+    drawn: list[BreadthCase] = []
+    for k, tier in enumerate(SIZE_TIERS):
+        count = len(regions) if tier in EVERY_REGION_TIERS else BREADTH_PER_TIER
+        drawn += [region_case(regions[(k + j) % len(regions)], tier, rng) for j in range(count)]
+    small = [case for case in drawn if isinstance(case, Case) and 0 < case.n <= 12]
+    return drawn + [KnownCase.of(call) for call in big_tables(small[:3])]
+
+
 @dataclass
 class AuditResult:
     """What :func:`audit` found, and the effort it spent."""
@@ -135,6 +203,10 @@ class AuditResult:
     """The exhaustive phase's bound, in words (empty: no exhaustive phase)."""
     scope_checked: int = 0
     scope_total: int = 0
+    golden_checked: int = 0
+    golden_total: int = 0
+    largest_table: int = 0
+    """Most cells (``n * Q``) of a call judged (a scaled or golden one, mostly)."""
 
     def failed(self) -> list[str]:
         """Names of the failing properties, in :data:`PROPERTIES` order."""
@@ -234,6 +306,16 @@ class _Search:
         self.started = time.perf_counter()
         self.seen: dict[str, Finding] = {}
         """Per property not yet found: the smallest failing case seen (shrinking)."""
+        self.known: dict[Case, KnownCase | Scaled] = {}
+        """Judged cases with a known optimum: how each was made (shrinking, reports)."""
+
+    def judge_known(self, known: KnownCase | Scaled) -> list[Finding]:
+        """The one-call properties (but determinism) of a case of known optimum."""
+        props.know_optimum(known.case, known.optimum)
+        self.known[known.case] = known
+        self.result.largest_table = max(self.result.largest_table, table_cells(known.case))
+        wanted = self.wanted & (set(props.CALL_PROPERTIES) - {"determinism"})
+        return findings_for(self.solver, known.case, self.judge, None, wanted)
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
@@ -252,7 +334,10 @@ class _Search:
         self.wanted.discard(name)
         self.seen.pop(name, None)
         self.result.findings[name] = finding
-        if shrink:
+        known = self.known.get(finding.case)
+        if known is not None:
+            self.result.findings[name] = shrink_known(self.solver, self.judge, finding, known)
+        elif shrink:
             smaller = minimize(self.solver, self.judge, finding)
             if finding.message.endswith(SHRINK_CUT) and not smaller.message.endswith(SHRINK_CUT):
                 smaller = dataclasses.replace(smaller, message=smaller.message + SHRINK_CUT)
@@ -292,6 +377,8 @@ def audit(
     properties: Iterable[str] = PROPERTIES,
     domain: str = "partitioner",
     pinned: Sequence[Case] = (),
+    breadth: Sequence[BreadthCase] = (),
+    golden: Sequence[KnownCase] = (),
     scope: Scope | None = None,
     on_example: Callable[[int], None] | None = None,
     time_budget: float | None = None,
@@ -321,6 +408,12 @@ def audit(
         properties: the subset of :data:`PROPERTIES` to check.
         domain: ``"partitioner"`` or ``"extended"`` (SPEC 4.4).
         pinned: cases checked first (known upstream bugs).
+        breadth: cases checked next, before the exhaustive phase, one-call
+            properties only: a few of every size tier and table size
+            (:func:`breadth_cases`) and a sample of the real calls, so that a
+            slow solver is judged across sizes before the scope takes its time.
+        golden: real calls of known optimum, :data:`GOLDEN_PER_ROUND` checked at
+            the start of each round (the breadth phase holds a sample of them).
         scope: the exhaustive phase's scope (``None``: no exhaustive phase).
         on_example: called with the running example count (progress display).
         time_budget: seconds from the start of the audit (all phases share
@@ -332,7 +425,10 @@ def audit(
             ends the search; what was found or seen is still reported.
         scale: add to each round, before its last tier, :data:`SCALE_EXAMPLES` of the
             partitioner's real sizes (:func:`~knapsack_audit.strategies.scale_cases`),
-            one-call properties only.
+            :data:`TIERED_EXAMPLES` of every value region at every size
+            (:func:`~knapsack_audit.strategies.tiered_cases`) and
+            :data:`SCALED_EXAMPLES` small cases scaled to large tables
+            (:func:`~knapsack_audit.scaling.scaled_cases`), one-call properties only.
         stop_at_first: end the search at the first finding (mutation testing).
     """
     wanted = set(properties)
@@ -348,20 +444,52 @@ def audit(
         for tier in ([strategy] if strategy is not None else [small_cases(domain), cases(domain)])
     ]
     if scale:
-        tiers.insert(-1, _Tier(scale_cases(), SCALE_EXAMPLES, one_call=True))
+        tiers[-1:-1] = [
+            _Tier(tiered_cases(), TIERED_EXAMPLES, one_call=True),
+            _Tier(scaled_cases(domain), SCALED_EXAMPLES, one_call=True),
+            _Tier(scale_cases(), SCALE_EXAMPLES, one_call=True),
+        ]
+    search.result.golden_total = len(golden) + sum(
+        isinstance(case, KnownCase) and case.note.startswith(GOLDEN_NOTE) for case in breadth
+    )
     try:
         for case in pinned:
             for finding in findings_for(stoppable, case, judge, None, wanted):
                 search.record(finding)
             search.result.examples += 1
+        _breadth_phase(search, breadth)
         if scope is not None:
             _exhaustive_phase(search, solver, scope)
-        _random_phase(search, tiers, base, time_budget, max_examples, search_seed)
+        _random_phase(search, tiers, base, time_budget, max_examples, search_seed, golden)
     except SearchStopped:
         search.result.stopped_early = True
     search.keep_seen()
     search.result.seconds = search.elapsed()
     return search.result
+
+
+GOLDEN_NOTE = "a real call"
+"""How a golden call's note starts (``verify`` writes the provenance after it)."""
+
+
+def _breadth_phase(search: _Search, breadth: Sequence[BreadthCase]) -> None:
+    """Every breadth case, one-call properties but determinism (each call of a
+    large table costs)."""
+    for case in breadth:
+        if not search.wanted:
+            return
+        if isinstance(case, KnownCase):
+            findings = search.judge_known(case)
+            if case.note.startswith(GOLDEN_NOTE):
+                search.result.golden_checked += 1
+        else:
+            search.result.largest_table = max(search.result.largest_table, table_cells(case))
+            wanted = search.wanted & (set(props.CALL_PROPERTIES) - {"determinism"})
+            findings = findings_for(search.solver, case, search.judge, None, wanted)
+        search.result.examples += 1
+        for finding in findings:
+            if finding.property in search.wanted:
+                search.record(finding)
 
 
 def _exhaustive_phase(search: _Search, solver: Solver, scope: Scope) -> None:
@@ -420,7 +548,7 @@ class _Tier:
     """A strategy of the random phase, its examples per round (``None``: the
     settings' ``max_examples``) and whether only one-call properties run."""
 
-    strategy: st.SearchStrategy[Case]
+    strategy: st.SearchStrategy[Case] | st.SearchStrategy[Scaled]
     examples: int | None = None
     one_call: bool = False
 
@@ -432,6 +560,7 @@ def _random_phase(
     time_budget: float | None,
     max_examples: int | None,
     search_seed: int,
+    golden: Sequence[KnownCase] = (),
 ) -> None:
     run_settings = settings(
         base,
@@ -450,9 +579,12 @@ def _random_phase(
             return True
         return max_examples is not None and result.examples >= max_examples
 
+    pending = list(golden)
     while search.wanted and not spent():
         result.rounds += 1
         round_seed = seeds.getrandbits(64)
+        chunk, pending = pending[:GOLDEN_PER_ROUND], pending[GOLDEN_PER_ROUND:]
+        _breadth_phase(search, chunk)
         found = False
         for tier in tiers:
             if tier.one_call and search.wanted.isdisjoint(props.CALL_PROPERTIES):
@@ -479,7 +611,12 @@ def _search_round(
 
     failing_since: list[float] = []
 
-    def check(case: Case, data: st.DataObject) -> None:
+    def check(drawn: Case | Scaled, data: st.DataObject) -> None:
+        case = drawn.case if isinstance(drawn, Scaled) else drawn
+        if isinstance(drawn, Scaled):
+            props.know_optimum(drawn.case, drawn.optimum)
+            search.known[drawn.case] = drawn
+            result.largest_table = max(result.largest_table, table_cells(drawn.case))
         if not search.seen and spent():
             raise _BudgetSpent
         if failing_since and search.elapsed() - failing_since[0] > SHRINK_SECONDS:
@@ -577,6 +714,10 @@ def _leaves(error: BaseException) -> Iterable[BaseException]:
         yield from _leaves(each)
 
 
+CHUNKED_FROM = 16
+"""Items above which :func:`minimize` drops chunks before single items."""
+
+
 def minimize(solver: Solver, judge: Judge, finding: Finding) -> Finding:
     """Drop items one at a time while the same property still fails (1-minimal).
 
@@ -584,15 +725,34 @@ def minimize(solver: Solver, judge: Judge, finding: Finding) -> Finding:
     counterexample minimal in the number of items whatever regime found it.
     Metamorphic findings depend on drawn parameters and keep Hypothesis' shrink.
     If the search is stopped meanwhile, the smallest case so far is returned.
+    A case of more than :data:`CHUNKED_FROM` items (a real call, a scaled one)
+    first loses chunks of ``n/2``, ``n/4``, ... items, so that hundreds of
+    items do not cost a solver call per item per step.
     """
     if finding.property not in props.CALL_PROPERTIES:
         return finding
     current = finding
     progress = True
+    until = time.monotonic() + MINIMIZE_SECONDS
     try:
+        chunk = current.case.n // 2 if current.case.n > CHUNKED_FROM else 0
+        while chunk >= 2:
+            start = 0
+            while start < current.case.n:
+                if time.monotonic() > until:
+                    return _cut(current)
+                smaller = _without(current.case, range(start, min(start + chunk, current.case.n)))
+                again = findings_for(solver, smaller, judge, None, [finding.property])
+                if again:
+                    current = again[0]
+                else:
+                    start += chunk
+            chunk //= 2
         while progress:
             progress = False
             for i in range(current.case.n):
+                if time.monotonic() > until:
+                    return _cut(current)
                 smaller = _without(current.case, [i])
                 again = findings_for(solver, smaller, judge, None, [finding.property])
                 if again:
@@ -602,6 +762,47 @@ def minimize(solver: Solver, judge: Judge, finding: Finding) -> Finding:
     except SearchStopped:
         return _unshrunk(current)
     return current
+
+
+def _cut(finding: Finding) -> Finding:
+    if "(not fully shrunk" in finding.message:
+        return finding
+    return dataclasses.replace(finding, message=finding.message + MINIMIZE_CUT)
+
+
+def shrink_known(
+    solver: Solver, judge: Judge, finding: Finding, known: KnownCase | Scaled
+) -> Finding:
+    """Shrink a failure on a case of known optimum, and say where it came from.
+
+    A scaled case: if its small base fails the same property, the base is
+    minimized (:func:`minimize`) and reported alone; otherwise the base's items
+    are dropped one pass while the scaled call still fails, and the finding
+    is the scaled call, its message naming the scaling and the small case. A
+    real call: minimized like any case, the message naming the call it came
+    from (model, budget, estimator).
+    """
+    wanted = [finding.property]
+    if isinstance(known, Scaled):
+        small = findings_for(solver, known.base, judge, None, wanted)
+        if small:
+            return minimize(solver, judge, small[0])
+        current, base = finding, known.base
+        try:
+            for i in reversed(range(base.n)):
+                fewer = scaled(_without(base, [i]), known.scaling)
+                props.know_optimum(fewer.case, fewer.optimum)
+                again = findings_for(solver, fewer.case, judge, None, wanted)
+                if again:
+                    current, base = again[0], fewer.base
+                    known = fewer
+        except SearchStopped:
+            current = _unshrunk(current)
+        return dataclasses.replace(current, message=f"{current.message}; {known.note()}")
+    smaller = minimize(solver, judge, finding)
+    if smaller.case == known.case:
+        return dataclasses.replace(smaller, message=f"{smaller.message}; {known.note}")
+    return dataclasses.replace(smaller, message=f"{smaller.message}; shrunk from {known.note}")
 
 
 def shrink_timeout(solver: Solver, judge: Judge, finding: Finding) -> Finding:
