@@ -4,11 +4,16 @@
 in three phases:
 
 1. **pinned**: known upstream bugs, one case each;
-2. **exhaustive**: every instance of a small scope
+2. **breadth**: a few cases of every size tier and value region, small cases
+   scaled to tables over twice the largest real call's
+   (:mod:`knapsack_audit.scaling`) and a sample of the real calls, each of
+   known optimum (:class:`KnownCase`): a slow solver is judged across sizes
+   before the exhaustive phase takes its time;
+3. **exhaustive**: every instance of a small scope
    (:func:`knapsack_audit.exhaustive.audit_scope`: up to 3 items), in
    batches, one-call properties only: the small-scope hypothesis, so a bug
    with a counterexample of a few items is found in well under a second;
-3. **random**: Hypothesis rounds over :mod:`knapsack_audit.strategies`, each
+4. **random**: Hypothesis rounds over :mod:`knapsack_audit.strategies`, each
    round with a fresh seed derived from ``seed``, until the time budget or
    the example budget is spent (a PASS means the effort was spent),
    steered by ``hypothesis.target`` towards larger optimality gaps and more

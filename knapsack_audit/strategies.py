@@ -478,14 +478,15 @@ def _zero_runtime_region(rng: random.Random, n: int) -> Case:
 
 
 def _float_sum_budget_region(rng: random.Random, n: int) -> Case:
-    """The budget is the float sum of the memories (all; one time in five, a
-    subset of two or more), while their quantized weights sum to more: each memory is a unit
-    count plus 0.6, quantized up. One item cannot show it (its budget is its
-    own memory), so a tiny case has two or three."""
+    """The budget is the float sum of the memories (all; one time in five,
+    for 4 to 12 items, a subset of two or more), while their quantized
+    weights sum to more: each memory is a unit count plus 0.6, quantized up.
+    One item cannot show it (its budget is its own memory), so a tiny case
+    has two or three."""
     n = max(n, 2)
     memory = [(w + 0.6) / SCALE for w in _split_units(rng, n, _most_units(n))]
     chosen = list(range(n))
-    if rng.random() < 0.2 and n > 2:
+    if 2 < n <= 12 and rng.random() < 0.2:
         chosen = sorted(rng.sample(range(n), rng.randint(2, n - 1)))
     picked = [memory[i] for i in chosen]
     # The largest of the usual float sums (left to right, correctly rounded,

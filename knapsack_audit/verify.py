@@ -103,8 +103,8 @@ def golden_calls() -> tuple[list[KnownCase], list[KnownCase]]:
 DEFAULT_MAX_EXAMPLES = 5000
 """Random-phase example budget per target (the time budget usually ends it first)."""
 DEFAULT_TIME_BUDGET = 45.0
-"""Seconds per target, shared by the pinned, exhaustive and random phases,
-after which the random phase draws no new example."""
+"""Seconds per target, shared by the pinned, breadth, exhaustive and random
+phases, after which the random phase draws no new example."""
 ROUND_EXAMPLES = 100
 """Hypothesis examples per round and tier; each round has a fresh seed."""
 HARD_STOP_GRACE = 10.0

@@ -14,7 +14,6 @@ call (e.g. ``--seed 1``), but ``--only NAME,NAME``, which runs those targets onl
 
 from __future__ import annotations
 
-import ast
 import json
 import subprocess
 import sys
@@ -23,6 +22,8 @@ import time
 from pathlib import Path
 
 import corpus  # type: ignore[import-not-found]
+
+from knapsack_audit.cases import Case
 
 CORPUS = Path(__file__).with_name("corpus.py")
 
@@ -56,12 +57,12 @@ def run(name: str, extra: list[str]) -> str:
 
 
 def items(call: str) -> int | None:
-    """The number of items of a copy-pasteable call ``f([...], [...], budget)``."""
+    """The number of items of a copy-pasteable call ``f([...], [...], budget)``,
+    runs written ``[v] * k`` included."""
     try:
-        memory, _, _ = ast.literal_eval(call[call.index("(") :])
+        return Case.from_call(call)[1].n
     except (ValueError, SyntaxError):  # inf or nan in the call: not a literal
         return None
-    return len(memory)
 
 
 def main(extra: list[str]) -> None:
