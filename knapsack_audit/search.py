@@ -93,6 +93,11 @@ GOLDEN_PER_ROUND = 8
 BREADTH_PER_TIER = 2
 """Cases of each tiny size tier in the breadth phase, of different value regions."""
 
+BREADTH_SHARE = 1 / 3
+"""Share of the time budget the breadth phase may take before the exhaustive
+phase; the cases left are checked at the start of the rounds, with the real
+calls (a short ``--time-budget`` still completes the scope)."""
+
 EVERY_REGION_TIERS = ("thresholds", "partitioner")
 """Size tiers of which the breadth phase holds a case of every value region
 (fast paths switch on sizes like these)."""
@@ -416,7 +421,9 @@ def audit(
         breadth: cases checked next, before the exhaustive phase, one-call
             properties only: a few of every size tier and table size
             (:func:`breadth_cases`) and a sample of the real calls, so that a
-            slow solver is judged across sizes before the scope takes its time.
+            slow solver is judged across sizes before the scope takes its time
+            (at most :data:`BREADTH_SHARE` of ``time_budget``; the rest go first
+            in the rounds).
         golden: real calls of known optimum, :data:`GOLDEN_PER_ROUND` checked at
             the start of each round (the breadth phase holds a sample of them).
         scope: the exhaustive phase's scope (``None``: no exhaustive phase).
@@ -462,10 +469,11 @@ def audit(
             for finding in findings_for(stoppable, case, judge, None, wanted):
                 search.record(finding)
             search.result.examples += 1
-        _breadth_phase(search, breadth)
+        share = None if time_budget is None else time_budget * BREADTH_SHARE
+        left = _breadth_phase(search, breadth, share)
         if scope is not None:
             _exhaustive_phase(search, solver, scope)
-        _random_phase(search, tiers, base, time_budget, max_examples, search_seed, golden)
+        _random_phase(search, tiers, base, time_budget, max_examples, search_seed, [*left, *golden])
     except SearchStopped:
         search.result.stopped_early = True
     search.keep_seen()
@@ -477,12 +485,17 @@ GOLDEN_NOTE = "a real call"
 """How a golden call's note starts (``verify`` writes the provenance after it)."""
 
 
-def _breadth_phase(search: _Search, breadth: Sequence[BreadthCase]) -> None:
-    """Every breadth case, one-call properties but determinism (each call of a
-    large table costs)."""
-    for case in breadth:
+def _breadth_phase(
+    search: _Search, breadth: Sequence[BreadthCase], until: float | None = None
+) -> list[BreadthCase]:
+    """The breadth cases in order, one-call properties but determinism (each call
+    of a large table costs), until ``until`` seconds into the audit; returns
+    the cases left unchecked then (the rounds check them)."""
+    for k, case in enumerate(breadth):
         if not search.wanted:
-            return
+            return []
+        if until is not None and search.elapsed() > until:
+            return list(breadth[k:])
         if isinstance(case, KnownCase):
             findings = search.judge_known(case)
             if case.note.startswith(GOLDEN_NOTE):
@@ -495,6 +508,7 @@ def _breadth_phase(search: _Search, breadth: Sequence[BreadthCase]) -> None:
         for finding in findings:
             if finding.property in search.wanted:
                 search.record(finding)
+    return []
 
 
 def _exhaustive_phase(search: _Search, solver: Solver, scope: Scope) -> None:
@@ -565,7 +579,7 @@ def _random_phase(
     time_budget: float | None,
     max_examples: int | None,
     search_seed: int,
-    golden: Sequence[KnownCase] = (),
+    golden: Sequence[BreadthCase] = (),
 ) -> None:
     run_settings = settings(
         base,
