@@ -514,6 +514,10 @@ def _breadth_phase(
 def _exhaustive_phase(search: _Search, solver: Solver, scope: Scope) -> None:
     """Every case of ``scope``, one-call properties, batched to a worker if there is one.
 
+    A property found before (by the breadth phase, on a larger case) is still
+    judged, and the first scope instance that fails it replaces the finding:
+    the report shows the smallest counterexample known.
+
     A batch that fails as a whole (a call timed out or ended the worker) is
     retried one case at a time up to the first call that fails, which is a
     ``no-crash`` finding; the phase then ends (incomplete, as the verdict
@@ -521,6 +525,9 @@ def _exhaustive_phase(search: _Search, solver: Solver, scope: Scope) -> None:
     worker too.
     """
     wanted = search.wanted - {"determinism"}
+    # Still judged once found: a property the breadth phase found on a larger
+    # case is reported on the scope's smallest failing instance instead.
+    judged = set(wanted)
     search.result.scope = scope.bound
     instances = scope.cases()
     search.result.scope_total = len(instances)
@@ -543,10 +550,12 @@ def _exhaustive_phase(search: _Search, solver: Solver, scope: Scope) -> None:
                 gave_up = outcome.error is not None
             if not gave_up:
                 search.result.scope_checked += 1
-            found = props.judge_outcome(solver, case, search.judge, outcome, wanted & search.wanted)
+            found = props.judge_outcome(solver, case, search.judge, outcome, wanted & judged)
             for finding in found:
                 if finding.property in search.wanted:
                     search.record(finding)
+                elif _size(finding.case) < _size(search.result.findings[finding.property].case):
+                    search.result.findings[finding.property] = finding
             if gave_up:
                 return
 

@@ -870,22 +870,35 @@ def _fractional_bound(
 
 def pareto_frontier(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
     """The Pareto frontier of (units, runtime) states, one item at a time; a
-    state is kept only if no lighter-or-equal state has at least its runtime.
-    Selections are bit masks; the answer is the best state within the budget."""
+    state is kept only if no lighter-or-equal state has at least its runtime
+    (on a full tie, the older one). The frontier is held in numpy arrays, each
+    state pointing at the state it grew from, so a real call of 1057 items
+    and 5000 units takes a fraction of a second; the answer is the best state
+    within the budget, traced back through those pointers."""
     weights = quantize_all(memory)
     capacity = round(max_memory * SCALE)
-    frontier: list[tuple[int, float, int]] = [(0, 0.0, 0)]
+    units, values = np.zeros(1, dtype=np.int64), np.zeros(1)
+    history: list[tuple[int, np.ndarray, np.ndarray]] = []
     for i, (w, v) in enumerate(zip(weights, runtime, strict=True)):
         if w > capacity or v <= 0:
             continue
-        grown = [(u + w, r + v, mask | 1 << i) for u, r, mask in frontier if u + w <= capacity]
-        merged = sorted(frontier + grown, key=lambda state: (state[0], -state[1]))
-        frontier = []
-        for state in merged:
-            if not frontier or state[1] > frontier[-1][1]:
-                frontier.append(state)
-    _, _, mask = frontier[-1]
-    return answer(runtime, [i for i in range(len(weights)) if mask >> i & 1])
+        fits = np.nonzero(units + w <= capacity)[0]
+        all_units = np.concatenate([units, units[fits] + w])
+        all_values = np.concatenate([values, values[fits] + v])
+        origin = np.concatenate([np.arange(len(units)), fits])
+        took = np.concatenate([np.zeros(len(units), dtype=bool), np.ones(len(fits), dtype=bool)])
+        order = np.lexsort((-all_values, all_units))
+        ordered = all_values[order]
+        best_lighter = np.maximum.accumulate(np.concatenate([[-np.inf], ordered[:-1]]))
+        keep = order[ordered > best_lighter]
+        units, values = all_units[keep], all_values[keep]
+        history.append((i, origin[keep], took[keep]))
+    saved, state = [], len(units) - 1
+    for i, origin, took in reversed(history):
+        if took[state]:
+            saved.append(i)
+        state = int(origin[state])
+    return answer(runtime, saved)
 
 
 def last_item_wins_ties(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
