@@ -176,22 +176,28 @@ class KnownCase:
 BreadthCase = Case | KnownCase
 
 
-def breadth_cases(seed: int) -> list[BreadthCase]:
-    """The breadth phase's drawn cases, smallest size tier first: :data:`BREADTH_PER_TIER`
-    cases of each tiny tier, one of every value region at each tier of
-    :data:`EVERY_REGION_TIERS` (regions in a seeded order), then, from the
-    small ones, one call per scaling of
-    :func:`~knapsack_audit.scaling.big_tables` (tables over twice the
-    largest real call's)."""
+def breadth_cases(seed: int, real: Sequence[KnownCase] = ()) -> list[BreadthCase]:
+    """The breadth phase's cases, cheapest first: :data:`BREADTH_PER_TIER` cases
+    of each tiny tier, one of every value region at the threshold sizes
+    (regions in a seeded order); then, from the small ones, one call per
+    scaling of :func:`~knapsack_audit.scaling.big_tables` (tables over twice
+    the largest real call's); then the ``real`` calls; then one case of every
+    value region at the partitioner's sizes (the costliest for a pure-Python
+    solver, so the first left to the rounds when time is short)."""
     rng = random.Random(seed)
     regions = sorted(REGION_BUILDERS)
     rng.shuffle(regions)
-    drawn: list[BreadthCase] = []
+    by_tier: dict[str, list[BreadthCase]] = {}
     for k, tier in enumerate(SIZE_TIERS):
         count = len(regions) if tier in EVERY_REGION_TIERS else BREADTH_PER_TIER
-        drawn += [region_case(regions[(k + j) % len(regions)], tier, rng) for j in range(count)]
-    small = [case for case in drawn if isinstance(case, Case) and 0 < case.n <= 12]
-    return drawn + [KnownCase.of(call) for call in big_tables(small[:3])]
+        by_tier[tier] = [
+            region_case(regions[(k + j) % len(regions)], tier, rng) for j in range(count)
+        ]
+    last = list(SIZE_TIERS)[-1]
+    first = [case for tier, cases in by_tier.items() if tier != last for case in cases]
+    small = [case for case in first if isinstance(case, Case) and 0 < case.n <= 12]
+    scaled_up = [KnownCase.of(call) for call in big_tables(small[:3])]
+    return [*first, *scaled_up, *real, *by_tier[last]]
 
 
 @dataclass
@@ -612,7 +618,10 @@ def _random_phase(
         result.rounds += 1
         round_seed = seeds.getrandbits(64)
         chunk, pending = pending[:GOLDEN_PER_ROUND], pending[GOLDEN_PER_ROUND:]
-        _breadth_phase(search, chunk)
+        for case in chunk:
+            if spent():
+                return
+            _breadth_phase(search, [case])
         found = False
         for tier in tiers:
             if tier.one_call and search.wanted.isdisjoint(props.CALL_PROPERTIES):

@@ -332,7 +332,7 @@ def verify_in(
         hypothesis_settings=settings(max_examples=ROUND_EXAMPLES, derandomize=False),
         domain=domain,
         pinned=PINNED_CASES,
-        breadth=[*breadth_cases(search_seed), *sample],
+        breadth=breadth_cases(search_seed, sample),
         golden=rest,
         scope=scope_for(domain),
         on_example=on_example,

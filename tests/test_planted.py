@@ -155,7 +155,7 @@ def test_breadth_phase_and_scale_tiers_kill_planted_bug(name: str) -> None:
         getattr(corpus, name),
         [expected],
         time_budget=None,
-        breadth=[*breadth_cases(SEED), *sample],
+        breadth=breadth_cases(SEED, sample),
         golden=rest,
     )
     finding = result.findings[expected]
