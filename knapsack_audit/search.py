@@ -317,6 +317,8 @@ class _Search:
         self.solver = solver
         self.judge = judge
         self.wanted = wanted
+        self.asked = frozenset(wanted)
+        """The properties the audit was asked for (``wanted`` loses those found)."""
         self.on_example = on_example
         self.result = AuditResult()
         self.started = time.perf_counter()
@@ -533,7 +535,7 @@ def _exhaustive_phase(search: _Search, solver: Solver, scope: Scope) -> None:
     wanted = search.wanted - {"determinism"}
     # Still judged once found: a property the breadth phase found on a larger
     # case is reported on the scope's smallest failing instance instead.
-    judged = set(wanted)
+    judged = search.asked - {"determinism"}
     search.result.scope = scope.bound
     instances = scope.cases()
     search.result.scope_total = len(instances)
@@ -560,7 +562,9 @@ def _exhaustive_phase(search: _Search, solver: Solver, scope: Scope) -> None:
             for finding in found:
                 if finding.property in search.wanted:
                     search.record(finding)
-                elif _size(finding.case) < _size(search.result.findings[finding.property].case):
+                elif finding.property in search.result.findings and _size(finding.case) < _size(
+                    search.result.findings[finding.property].case
+                ):
                     search.result.findings[finding.property] = finding
             if gave_up:
                 return

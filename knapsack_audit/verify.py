@@ -74,24 +74,27 @@ def golden_calls() -> tuple[list[KnownCase], list[KnownCase]]:
     """The real partitioner calls shipped with the package (golden data), as
     ``(sample, rest)``, each with its stored exact optimum and provenance.
 
-    The sample is checked in the breadth phase of every audit: the call with
-    the largest ``n``, the one with the largest table ``n * Q``, the one with
-    the most free items (zero weight, positive runtime), then the smallest
-    table of every model; the rest follow, :data:`~knapsack_audit.search.GOLDEN_PER_ROUND`
-    per round, smallest tables first.
+    The sample is checked in the breadth phase of every audit, cheapest
+    first (a short time budget leaves the costliest to the rounds): the
+    smallest table of every model, then the call with the most free items
+    (zero weight, positive runtime), the one with the largest ``n`` and the
+    one with the largest table ``n * Q``; the rest follow,
+    :data:`~knapsack_audit.search.GOLDEN_PER_ROUND` per round, smallest tables first.
     """
     calls = fixtures.load()
 
     def cells(fixture: fixtures.Fixture) -> int:
         return fixture.case.n * fixture.quantized_budget
 
+    models = sorted({str(f.provenance.get("model")) for f in calls})
     sample = [
+        min((f for f in calls if f.provenance.get("model") == model), key=cells) for model in models
+    ]
+    sample += [
+        max(calls, key=lambda f: _free_items(f.case)),
         max(calls, key=lambda f: f.case.n),
         max(calls, key=cells),
-        max(calls, key=lambda f: _free_items(f.case)),
     ]
-    for model in sorted({str(f.provenance.get("model")) for f in calls}):
-        sample.append(min((f for f in calls if f.provenance.get("model") == model), key=cells))
     chosen: list[fixtures.Fixture] = []
     for fixture in sample:
         if fixture not in chosen:
