@@ -279,9 +279,37 @@ PARETO_MAX_ITEMS = 200
 (where it fits ``int64``), not from the Pareto oracle."""
 
 
-@functools.lru_cache(maxsize=1024)
+KNOWN_OPTIMA_KEPT = 4096
+"""Known optima :func:`know_optimum` keeps (the oldest are forgotten first)."""
+_known_optima: dict[Case, Fraction] = {}
+
+
+def know_optimum(case: Case, optimum: Fraction) -> None:
+    """Record the exact optimum of ``case`` known otherwise (a golden call's
+    stored optimum, a scaled case's, :mod:`knapsack_audit.scaling`), so that
+    judging it runs no oracle, whatever its size."""
+    if len(_known_optima) >= KNOWN_OPTIMA_KEPT:
+        del _known_optima[next(iter(_known_optima))]
+    _known_optima[case] = optimum
+
+
+def _judged_optimum(case: Case, judge: Judge) -> Fraction | None:
+    """The exact optimum if known or within the judge's oracle size, else ``None``."""
+    known = _known_optima.get(case)
+    if known is not None:
+        return known
+    return None if case.n > judge.oracle_max_items else exact_value(case)
+
+
 def exact_value(case: Case) -> Fraction:
-    """The exact optimum of ``case`` (SPEC 3.3), remembered for repeated judging."""
+    """The exact optimum of ``case`` (SPEC 3.3): known (:func:`know_optimum`) or
+    computed and remembered for repeated judging."""
+    known = _known_optima.get(case)
+    return known if known is not None else _computed_value(case)
+
+
+@functools.lru_cache(maxsize=1024)
+def _computed_value(case: Case) -> Fraction:
     if case.n > PARETO_MAX_ITEMS:
         optimum = integer_optimum(*case.arguments())
         if optimum is not None:
@@ -300,9 +328,9 @@ def shortfall(outcome: Outcome, case: Case, judge: Judge) -> tuple[float, int]:
     if saved is None:
         return 0.0, 0
     overrun = max(saved_weight(case, saved) - quantize(float(case.max_memory)), 0)
-    if case.n > judge.oracle_max_items:
+    optimum = _judged_optimum(case, judge)
+    if optimum is None:
         return 0.0, overrun
-    optimum = exact_value(case)
     gap = optimum - saved_value(case, saved)
     return (float(gap / abs(optimum)) if optimum else float(gap)), overrun
 
@@ -330,9 +358,9 @@ def feasibility(outcome: Outcome, case: Case) -> list[Finding]:
 def optimality(outcome: Outcome, case: Case, judge: Judge) -> list[Finding]:
     """SPEC 3.3 and 5: the selection's exact value reaches the exact optimum."""
     saved = _valid_saved(outcome, case)
-    if saved is None or case.n > judge.oracle_max_items:
+    optimum = None if saved is None else _judged_optimum(case, judge)
+    if saved is None or optimum is None:
         return []
-    optimum = exact_value(case)
     achieved = saved_value(case, saved)
     allowed = Fraction(0) if judge.exact else tolerance(case.runtime)
     if optimum - achieved <= allowed:

@@ -4,11 +4,16 @@
 in three phases:
 
 1. **pinned**: known upstream bugs, one case each;
-2. **exhaustive**: every instance of a small scope
+2. **breadth**: a few cases of every size tier and value region, small cases
+   scaled to tables over twice the largest real call's
+   (:mod:`knapsack_audit.scaling`) and a sample of the real calls, each of
+   known optimum (:class:`KnownCase`): a slow solver is judged across sizes
+   before the exhaustive phase takes its time;
+3. **exhaustive**: every instance of a small scope
    (:func:`knapsack_audit.exhaustive.audit_scope`: up to 3 items), in
    batches, one-call properties only: the small-scope hypothesis, so a bug
    with a counterexample of a few items is found in well under a second;
-3. **random**: Hypothesis rounds over :mod:`knapsack_audit.strategies`, each
+4. **random**: Hypothesis rounds over :mod:`knapsack_audit.strategies`, each
    round with a fresh seed derived from ``seed``, until the time budget or
    the example budget is spent (a PASS means the effort was spent),
    steered by ``hypothesis.target`` towards larger optimality gaps and more
@@ -35,6 +40,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
 
 from hypothesis import HealthCheck, Phase, given, seed, settings, target
@@ -45,8 +51,17 @@ from knapsack_audit import properties as props
 from knapsack_audit.cases import Case
 from knapsack_audit.exhaustive import Scope
 from knapsack_audit.properties import Finding, Judge, Outcome, Solver
+from knapsack_audit.scaling import Scaled, big_tables, scaled, scaled_cases, table_cells
 from knapsack_audit.shrink import Shrinker
-from knapsack_audit.strategies import cases, scale_cases, small_cases
+from knapsack_audit.strategies import (
+    REGION_BUILDERS,
+    SIZE_TIERS,
+    cases,
+    region_case,
+    scale_cases,
+    small_cases,
+    tiered_cases,
+)
 
 PROPERTIES = tuple(prop.name for prop in props.TABLE)
 
@@ -66,6 +81,32 @@ SCALE_EXAMPLES = 3
 """Examples per round of the partitioner-scale tier (hundreds of items: slow
 for a pure-Python solver, so few, and one-call properties only)."""
 
+TIERED_EXAMPLES = 16
+"""Examples per round of the regions-at-every-size tier
+(:func:`~knapsack_audit.strategies.tiered_cases`), one-call properties only."""
+
+SCALED_EXAMPLES = 4
+"""Examples per round of the scaled tier (:func:`~knapsack_audit.scaling.scaled_cases`:
+small cases carried to tables of up to twice the largest real call's)."""
+
+GOLDEN_PER_ROUND = 8
+"""Real calls (after the breadth phase's sample) checked at the start of each round."""
+
+BREADTH_PER_TIER = 2
+"""Cases of each tiny size tier in the breadth phase, of different value regions."""
+
+BREADTH_SHARE = 1 / 3
+"""Share of the time budget the breadth phase may take before the exhaustive
+phase; the cases left are checked at the start of the rounds, with the real
+calls (a short ``--time-budget`` still completes the scope)."""
+
+EVERY_REGION_TIERS = ("thresholds", "partitioner")
+"""Size tiers of which the breadth phase holds a case of every value region
+(fast paths switch on sizes like these)."""
+
+MINIMIZE_SECONDS = 10.0
+"""Seconds :func:`minimize` may spend; then its smallest case is kept (marked)."""
+
 SHRINK_SECONDS = 10.0
 """Seconds Hypothesis may spend shrinking one failure; then the smallest case
 seen is kept (marked "not fully shrunk") and :func:`minimize` drops items."""
@@ -76,6 +117,7 @@ SHRINK_CALL_TIMEOUT = 1.0
 NOT_FULLY_SHRUNK = " (not fully shrunk: the search was stopped while shrinking)"
 DID_NOT_REPLAY = " (did not reproduce on replay: nondeterministic or timing-dependent)"
 SHRINK_CUT = f" (not fully shrunk: shrinking stopped after {SHRINK_SECONDS:g} s)"
+MINIMIZE_CUT = f" (not fully shrunk: dropping items stopped after {MINIMIZE_SECONDS:g} s)"
 
 
 class SearchStopped(BaseException):
@@ -118,6 +160,48 @@ class Worker(Protocol):
     def call_many(self, arguments: list[tuple[list[Any], list[Any], Any]]) -> list[Any]: ...
 
 
+@dataclass(frozen=True)
+class KnownCase:
+    """A case whose exact optimum is known without an oracle run (a golden call's
+    stored optimum, a scaled case's), and what it is, for a finding's message."""
+
+    case: Case
+    optimum: Fraction
+    note: str
+
+    @classmethod
+    def of(cls, scaled: Scaled) -> KnownCase:
+        """The transformed case of a :class:`~knapsack_audit.scaling.Scaled`."""
+        return cls(scaled.case, scaled.optimum, scaled.note())
+
+
+BreadthCase = Case | KnownCase
+
+
+def breadth_cases(seed: int, real: Sequence[KnownCase] = ()) -> list[BreadthCase]:
+    """The breadth phase's cases, cheapest first: :data:`BREADTH_PER_TIER` cases
+    of each tiny tier, one of every value region at the threshold sizes
+    (regions in a seeded order); then, from the small ones, one call per
+    scaling of :func:`~knapsack_audit.scaling.big_tables` (tables over twice
+    the largest real call's); then the ``real`` calls; then one case of every
+    value region at the partitioner's sizes (the costliest for a pure-Python
+    solver, so the first left to the rounds when time is short)."""
+    rng = random.Random(seed)
+    regions = sorted(REGION_BUILDERS)
+    rng.shuffle(regions)
+    by_tier: dict[str, list[BreadthCase]] = {}
+    for k, tier in enumerate(SIZE_TIERS):
+        count = len(regions) if tier in EVERY_REGION_TIERS else BREADTH_PER_TIER
+        by_tier[tier] = [
+            region_case(regions[(k + j) % len(regions)], tier, rng) for j in range(count)
+        ]
+    last = list(SIZE_TIERS)[-1]
+    first = [case for tier, cases in by_tier.items() if tier != last for case in cases]
+    small = [case for case in first if isinstance(case, Case) and 0 < case.n <= 12]
+    scaled_up = [KnownCase.of(call) for call in big_tables(small[:3])]
+    return [*first, *scaled_up, *real, *by_tier[last]]
+
+
 @dataclass
 class AuditResult:
     """What :func:`audit` found, and the effort it spent."""
@@ -139,6 +223,10 @@ class AuditResult:
     """The exhaustive phase's bound, in words (empty: no exhaustive phase)."""
     scope_checked: int = 0
     scope_total: int = 0
+    golden_checked: int = 0
+    golden_total: int = 0
+    largest_table: int = 0
+    """Most cells (``n * Q``) of a call judged (a scaled or golden one, mostly)."""
 
     def failed(self) -> list[str]:
         """Names of the failing properties, in :data:`PROPERTIES` order."""
@@ -233,11 +321,23 @@ class _Search:
         self.solver = solver
         self.judge = judge
         self.wanted = wanted
+        self.asked = frozenset(wanted)
+        """The properties the audit was asked for (``wanted`` loses those found)."""
         self.on_example = on_example
         self.result = AuditResult()
         self.started = time.perf_counter()
         self.seen: dict[str, Finding] = {}
         """Per property not yet found: the smallest failing case seen (shrinking)."""
+        self.known: dict[Case, KnownCase | Scaled] = {}
+        """Judged cases with a known optimum: how each was made (shrinking, reports)."""
+
+    def judge_known(self, known: KnownCase | Scaled) -> list[Finding]:
+        """The one-call properties (but determinism) of a case of known optimum."""
+        props.know_optimum(known.case, known.optimum)
+        self.known[known.case] = known
+        self.result.largest_table = max(self.result.largest_table, table_cells(known.case))
+        wanted = self.wanted & (set(props.CALL_PROPERTIES) - {"determinism"})
+        return findings_for(self.solver, known.case, self.judge, None, wanted)
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
@@ -257,7 +357,10 @@ class _Search:
         self.seen.pop(name, None)
         self.result.findings[name] = finding
         self.result.found_items.setdefault(name, finding.case.n)
-        if shrink:
+        known = self.known.get(finding.case)
+        if known is not None:
+            self.result.findings[name] = shrink_known(self.solver, self.judge, finding, known)
+        elif shrink:
             smaller = minimize(self.solver, self.judge, finding)
             if finding.message.endswith(SHRINK_CUT) and not smaller.message.endswith(SHRINK_CUT):
                 smaller = dataclasses.replace(smaller, message=smaller.message + SHRINK_CUT)
@@ -297,6 +400,8 @@ def audit(
     properties: Iterable[str] = PROPERTIES,
     domain: str = "partitioner",
     pinned: Sequence[Case] = (),
+    breadth: Sequence[BreadthCase] = (),
+    golden: Sequence[KnownCase] = (),
     scope: Scope | None = None,
     on_example: Callable[[int], None] | None = None,
     time_budget: float | None = None,
@@ -326,6 +431,14 @@ def audit(
         properties: the subset of :data:`PROPERTIES` to check.
         domain: ``"partitioner"`` or ``"extended"`` (SPEC 4.4).
         pinned: cases checked first (known upstream bugs).
+        breadth: cases checked next, before the exhaustive phase, one-call
+            properties only: a few of every size tier and table size
+            (:func:`breadth_cases`) and a sample of the real calls, so that a
+            slow solver is judged across sizes before the scope takes its time
+            (at most :data:`BREADTH_SHARE` of ``time_budget``; the rest go first
+            in the rounds).
+        golden: real calls of known optimum, :data:`GOLDEN_PER_ROUND` checked at
+            the start of each round (the breadth phase holds a sample of them).
         scope: the exhaustive phase's scope (``None``: no exhaustive phase).
         on_example: called with the running example count (progress display).
         time_budget: seconds from the start of the audit (all phases share
@@ -337,7 +450,10 @@ def audit(
             ends the search; what was found or seen is still reported.
         scale: add to each round, before its last tier, :data:`SCALE_EXAMPLES` of the
             partitioner's real sizes (:func:`~knapsack_audit.strategies.scale_cases`),
-            one-call properties only.
+            :data:`TIERED_EXAMPLES` of every value region at every size
+            (:func:`~knapsack_audit.strategies.tiered_cases`) and
+            :data:`SCALED_EXAMPLES` small cases scaled to large tables
+            (:func:`~knapsack_audit.scaling.scaled_cases`), one-call properties only.
         stop_at_first: end the search at the first finding (mutation testing).
     """
     wanted = set(properties)
@@ -353,15 +469,24 @@ def audit(
         for tier in ([strategy] if strategy is not None else [small_cases(domain), cases(domain)])
     ]
     if scale:
-        tiers.insert(-1, _Tier(scale_cases(), SCALE_EXAMPLES, one_call=True))
+        tiers[-1:-1] = [
+            _Tier(tiered_cases(), TIERED_EXAMPLES, one_call=True),
+            _Tier(scaled_cases(domain), SCALED_EXAMPLES, one_call=True),
+            _Tier(scale_cases(), SCALE_EXAMPLES, one_call=True),
+        ]
+    search.result.golden_total = len(golden) + sum(
+        isinstance(case, KnownCase) and case.note.startswith(GOLDEN_NOTE) for case in breadth
+    )
     try:
         for case in pinned:
             for finding in findings_for(stoppable, case, judge, None, wanted):
                 search.record(finding)
             search.result.examples += 1
+        share = None if time_budget is None else time_budget * BREADTH_SHARE
+        left = _breadth_phase(search, breadth, share)
         if scope is not None:
             _exhaustive_phase(search, solver, scope)
-        _random_phase(search, tiers, base, time_budget, max_examples, search_seed)
+        _random_phase(search, tiers, base, time_budget, max_examples, search_seed, [*left, *golden])
     except SearchStopped:
         search.result.stopped_early = True
     search.keep_seen()
@@ -369,8 +494,42 @@ def audit(
     return search.result
 
 
+GOLDEN_NOTE = "a real call"
+"""How a golden call's note starts (``verify`` writes the provenance after it)."""
+
+
+def _breadth_phase(
+    search: _Search, breadth: Sequence[BreadthCase], until: float | None = None
+) -> list[BreadthCase]:
+    """The breadth cases in order, one-call properties but determinism (each call
+    of a large table costs), until ``until`` seconds into the audit; returns
+    the cases left unchecked then (the rounds check them)."""
+    for k, case in enumerate(breadth):
+        if not search.wanted:
+            return []
+        if until is not None and search.elapsed() > until:
+            return list(breadth[k:])
+        if isinstance(case, KnownCase):
+            findings = search.judge_known(case)
+            if case.note.startswith(GOLDEN_NOTE):
+                search.result.golden_checked += 1
+        else:
+            search.result.largest_table = max(search.result.largest_table, table_cells(case))
+            wanted = search.wanted & (set(props.CALL_PROPERTIES) - {"determinism"})
+            findings = findings_for(search.solver, case, search.judge, None, wanted)
+        search.result.examples += 1
+        for finding in findings:
+            if finding.property in search.wanted:
+                search.record(finding)
+    return []
+
+
 def _exhaustive_phase(search: _Search, solver: Solver, scope: Scope) -> None:
     """Every case of ``scope``, one-call properties, batched to a worker if there is one.
+
+    A property found before (by the breadth phase, on a larger case) is still
+    judged, and the first scope instance that fails it replaces the finding:
+    the report shows the smallest counterexample known.
 
     A batch that fails as a whole (a call timed out or ended the worker) is
     retried one case at a time up to the first call that fails, which is a
@@ -379,6 +538,9 @@ def _exhaustive_phase(search: _Search, solver: Solver, scope: Scope) -> None:
     worker too.
     """
     wanted = search.wanted - {"determinism"}
+    # Still judged once found: a property the breadth phase found on a larger
+    # case is reported on the scope's smallest failing instance instead.
+    judged = search.asked - {"determinism"}
     search.result.scope = scope.bound
     instances = scope.cases()
     search.result.scope_total = len(instances)
@@ -401,10 +563,14 @@ def _exhaustive_phase(search: _Search, solver: Solver, scope: Scope) -> None:
                 gave_up = outcome.error is not None
             if not gave_up:
                 search.result.scope_checked += 1
-            found = props.judge_outcome(solver, case, search.judge, outcome, wanted & search.wanted)
+            found = props.judge_outcome(solver, case, search.judge, outcome, wanted & judged)
             for finding in found:
                 if finding.property in search.wanted:
                     search.record(finding)
+                elif finding.property in search.result.findings and _size(finding.case) < _size(
+                    search.result.findings[finding.property].case
+                ):
+                    search.result.findings[finding.property] = finding
             if gave_up:
                 return
 
@@ -425,7 +591,7 @@ class _Tier:
     """A strategy of the random phase, its examples per round (``None``: the
     settings' ``max_examples``) and whether only one-call properties run."""
 
-    strategy: st.SearchStrategy[Case]
+    strategy: st.SearchStrategy[Case] | st.SearchStrategy[Scaled]
     examples: int | None = None
     one_call: bool = False
 
@@ -437,6 +603,7 @@ def _random_phase(
     time_budget: float | None,
     max_examples: int | None,
     search_seed: int,
+    golden: Sequence[BreadthCase] = (),
 ) -> None:
     run_settings = settings(
         base,
@@ -455,9 +622,15 @@ def _random_phase(
             return True
         return max_examples is not None and result.examples >= max_examples
 
+    pending = list(golden)
     while search.wanted and not spent():
         result.rounds += 1
         round_seed = seeds.getrandbits(64)
+        chunk, pending = pending[:GOLDEN_PER_ROUND], pending[GOLDEN_PER_ROUND:]
+        for case in chunk:
+            if spent():
+                return
+            _breadth_phase(search, [case])
         found = False
         for tier in tiers:
             if tier.one_call and search.wanted.isdisjoint(props.CALL_PROPERTIES):
@@ -484,7 +657,12 @@ def _search_round(
 
     failing_since: list[float] = []
 
-    def check(case: Case, data: st.DataObject) -> None:
+    def check(drawn: Case | Scaled, data: st.DataObject) -> None:
+        case = drawn.case if isinstance(drawn, Scaled) else drawn
+        if isinstance(drawn, Scaled):
+            props.know_optimum(drawn.case, drawn.optimum)
+            search.known[drawn.case] = drawn
+            result.largest_table = max(result.largest_table, table_cells(drawn.case))
         if not search.seen and spent():
             raise _BudgetSpent
         if failing_since and search.elapsed() - failing_since[0] > SHRINK_SECONDS:
@@ -582,32 +760,104 @@ def _leaves(error: BaseException) -> Iterable[BaseException]:
         yield from _leaves(each)
 
 
+CHUNKED_FROM = 16
+"""Item types above which :func:`minimize` drops chunks of items before anything else."""
+
+
+class _MinimizeCut(Exception):
+    """:data:`MINIMIZE_SECONDS` spent: :func:`minimize` returns what it has."""
+
+
 def minimize(
     solver: Solver, judge: Judge, finding: Finding, keep: Callable[[Case], bool] | None = None
 ) -> Finding:
     """Shrink a one-call finding while the same property still fails (and ``keep`` holds).
 
     Hypothesis shrinks within one regime of the strategy; this step makes the
-    counterexample small whatever regime found it: structural moves first
+    counterexample small whatever regime found it. A case of more than
+    :data:`CHUNKED_FROM` item types (a random big call, a scaled one) first
+    loses chunks of ``n/2``, ``n/4``, ... items, so that hundreds of items do
+    not cost a solver call per item per step; then structural moves
     (:class:`knapsack_audit.shrink.Shrinker`: whole types of copies dropped or
     halved, the budget lowered or scaled with them), then single items, to a
     1-minimal case. Metamorphic findings depend on drawn parameters and keep
-    Hypothesis' shrink. If the search is stopped meanwhile, the smallest case
-    so far is returned.
+    Hypothesis' shrink. After :data:`MINIMIZE_SECONDS`, or if the search is
+    stopped meanwhile, the smallest case so far is returned, marked as cut.
     """
     if finding.property not in props.CALL_PROPERTIES:
         return finding
+    until = time.monotonic() + MINIMIZE_SECONDS
 
     def fails(case: Case) -> Finding | None:
+        if time.monotonic() > until:
+            raise _MinimizeCut
         again = findings_for(solver, case, judge, None, [finding.property])
         return again[0] if again and (keep is None or keep(case)) else None
 
     shrinker = Shrinker(fails, finding)
     try:
+        if finding.case.distinct_items() > CHUNKED_FROM:
+            _drop_chunks(shrinker)
         shrinker.structural()
         return shrinker.one_by_one()
+    except _MinimizeCut:
+        return _cut(shrinker.current)
     except SearchStopped:
         return _unshrunk(shrinker.current)
+
+
+def _drop_chunks(shrinker: Shrinker) -> None:
+    """Drop runs of ``n/2``, ``n/4``, ... neighbouring items (the budget kept) while one helps."""
+    chunk = shrinker.current.case.n // 2
+    while chunk >= 2:
+        start = 0
+        while start < shrinker.current.case.n:
+            case = shrinker.current.case
+            fewer = range(start, min(start + chunk, case.n))
+            if not shrinker.try_case(_without(case, fewer)):
+                start += chunk
+        chunk //= 2
+
+
+def _cut(finding: Finding) -> Finding:
+    if "(not fully shrunk" in finding.message:
+        return finding
+    return dataclasses.replace(finding, message=finding.message + MINIMIZE_CUT)
+
+
+def shrink_known(
+    solver: Solver, judge: Judge, finding: Finding, known: KnownCase | Scaled
+) -> Finding:
+    """Shrink a failure on a case of known optimum, and say where it came from.
+
+    A scaled case: if its small base fails the same property, the base is
+    minimized (:func:`minimize`) and reported alone; otherwise the base's items
+    are dropped one pass while the scaled call still fails, and the finding
+    is the scaled call, its message naming the scaling and the small case. A
+    real call: minimized like any case, the message naming the call it came
+    from (model, budget, estimator).
+    """
+    wanted = [finding.property]
+    if isinstance(known, Scaled):
+        small = findings_for(solver, known.base, judge, None, wanted)
+        if small:
+            return minimize(solver, judge, small[0])
+        current, base = finding, known.base
+        try:
+            for i in reversed(range(base.n)):
+                fewer = scaled(_without(base, [i]), known.scaling)
+                props.know_optimum(fewer.case, fewer.optimum)
+                again = findings_for(solver, fewer.case, judge, None, wanted)
+                if again:
+                    current, base = again[0], fewer.base
+                    known = fewer
+        except SearchStopped:
+            current = _unshrunk(current)
+        return dataclasses.replace(current, message=f"{current.message}; {known.note()}")
+    smaller = minimize(solver, judge, finding)
+    if smaller.case == known.case:
+        return dataclasses.replace(smaller, message=f"{smaller.message}; {known.note}")
+    return dataclasses.replace(smaller, message=f"{smaller.message}; shrunk from {known.note}")
 
 
 def shrink_timeout(solver: Solver, judge: Judge, finding: Finding) -> Finding:

@@ -82,6 +82,10 @@ class Shrinker:
             progress = any(self._try(candidate) for candidate in _single_drops(self.current.case))
         return self.current
 
+    def try_case(self, candidate: Case) -> bool:
+        """Keep ``candidate`` if it is smaller and still fails; say whether it was kept."""
+        return self._try(candidate)
+
     def _try(self, candidate: Case) -> bool:
         if size(candidate) >= size(self.current.case):
             return False

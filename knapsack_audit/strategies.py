@@ -33,8 +33,11 @@ distinct items around :data:`SCALE_SIZES` (:func:`distinct_scale_cases`).
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Callable, Sequence
 
+import numpy as np
 from hypothesis import strategies as st
 
 from knapsack_audit.cases import Case
@@ -303,3 +306,261 @@ def cases(domain: str = "partitioner", large: bool = True) -> st.SearchStrategy[
             threshold_cases(domain),
         ]
     return st.one_of(*regimes)
+
+
+# ------------------------------------------------ value regions at every size
+
+LARGEST_REAL_ITEMS = 1057
+"""Items of the largest captured partitioner call (mixtral_32's, golden data)."""
+LARGEST_REAL_CELLS = 5_285_000
+"""``n * Q`` of the largest captured call (mixtral_32, budget 0.5: 1057 x 5000)."""
+REGION_CELLS = 2_000_000
+"""Most ``n * min(Q, sum w)`` a region case is built with: a pure-Python table
+solver (our reference) does that many steps in about a second. Larger tables
+come from :mod:`knapsack_audit.scaling` (padding with items heavier than the
+budget, which a table solver copies in one step)."""
+LARGE_BUDGET_ITEMS = 33
+"""Most items of a ``Q >= 65536`` region case: a table solver pays ``n * Q``
+cells (33 x 131072 is 4.3e6), and larger calls come from scaling."""
+NEAR_COPY_GAPS = ("ulp", 1e-9, 1e-6, 1e-4)
+"""How far apart a near-copy is from its twin, relative (``ulp``: one float step)."""
+
+SIZE_TIERS: dict[str, Callable[[random.Random], int]] = {
+    "1-3": lambda rng: rng.randint(1, 3),
+    "4-12": lambda rng: rng.randint(4, 12),
+    "thresholds": lambda rng: rng.choice(THRESHOLD_SIZES),
+    "partitioner": lambda rng: (
+        rng.choice((*SCALE_SIZES, LARGEST_REAL_ITEMS))
+        if rng.random() < 0.5
+        else rng.randint(130, LARGEST_REAL_ITEMS + 43)
+    ),
+}
+"""Item counts: the exhaustive sizes, the next tiny ones, around powers of two,
+and the partitioner's real sizes up to a little past the largest captured call."""
+
+
+def float32_split_memory(units: int) -> float:
+    """A memory beside the half-way point ``units + 0.5`` whose quantization in
+    float32 (``round(float32(m) * 1e4)``) differs from SPEC 2.1's float64 one.
+
+    >>> m = float32_split_memory(2)
+    >>> import numpy as np
+    >>> round(m * 1e4) != round(float(np.float32(m)) * 1e4)
+    True
+    """
+    half = (units + 0.5) / SCALE
+    for step in range(1, 400):
+        for sign in (1, -1):
+            m = half * (1 + sign * step * 1e-10)
+            if round(m * SCALE) != round(float(np.float32(m)) * SCALE):
+                return m
+    raise ValueError(f"units: no float32-splitting memory found beside {units} + 0.5")
+
+
+def near(value: float, gap: float | str, up: bool = True) -> float:
+    """``value`` moved by one ulp or by ``gap`` relative (a near-copy, SPEC 6.3)."""
+    if gap == "ulp":
+        return math.nextafter(value, math.inf if up else -math.inf)
+    assert isinstance(gap, float)
+    return value * (1 + gap) if up else value * (1 - gap)
+
+
+def _split_units(rng: random.Random, n: int, most: int) -> list[int]:
+    """``n`` weights of 1..most units (most >= 1)."""
+    return [rng.randint(1, most) for _ in range(n)]
+
+
+def _most_units(n: int) -> int:
+    """Largest item weight so that ``n`` items (about ``n * most / 2`` units in
+    all) keep the table under :data:`REGION_CELLS`."""
+    return max(1, min(9 if n > 12 else 30, 2 * REGION_CELLS // max(n * n, 1)))
+
+
+def _mid_budget(weights: Sequence[int], rng: random.Random) -> int:
+    total = sum(weights)
+    return rng.randint(total // 4, max(3 * total // 4, total // 4))
+
+
+def _boundary_budget(weights: Sequence[int], rng: random.Random) -> int:
+    chosen = [w for w in weights if rng.random() < 0.5] or list(weights[:1])
+    return max(sum(chosen) + rng.choice((-1, 0, 1)), 0)
+
+
+def _whole(rng: random.Random, n: int) -> list[float]:
+    return [float(rng.randint(1, 9)) for _ in range(n)]
+
+
+RegionBuilder = Callable[[random.Random, int], Case]
+
+
+def _units_region(rng: random.Random, n: int) -> Case:
+    weights = _split_units(rng, n, _most_units(n))
+    return Case(
+        tuple(unit_memory(w) for w in weights),
+        tuple(_whole(rng, n)),
+        unit_memory(_mid_budget(weights, rng)),
+    )
+
+
+def _half_way_region(rng: random.Random, n: int) -> Case:
+    most = _most_units(n)
+    weights = _split_units(rng, n, most)
+    memory = [(w + 0.5) / SCALE if rng.random() < 0.6 else unit_memory(w) for w in weights]
+    quantized = [round(m * SCALE) for m in memory]
+    return Case(tuple(memory), tuple(_whole(rng, n)), unit_memory(_boundary_budget(quantized, rng)))
+
+
+def _float32_region(rng: random.Random, n: int) -> Case:
+    weights = _split_units(rng, n, _most_units(n))
+    memory = [float32_split_memory(w) if rng.random() < 0.7 else unit_memory(w) for w in weights]
+    memory[0] = float32_split_memory(weights[0])
+    quantized = [round(m * SCALE) for m in memory]
+    return Case(tuple(memory), tuple(_whole(rng, n)), unit_memory(_boundary_budget(quantized, rng)))
+
+
+def _near_copy_region(rng: random.Random, n: int) -> Case:
+    """Pairs of near-copies: memories across a half-way point (one ulp or a
+    relative gap apart, different quantized weights) or runtimes a gap apart."""
+    memory: list[float] = []
+    runtime: list[float] = []
+    most = _most_units(n)
+    while len(memory) < n:
+        gap = rng.choice(NEAR_COPY_GAPS)
+        units = 2 * rng.randint(0, max(most // 2, 1))
+        half = (units + 0.5) / SCALE
+        r = float(rng.randint(1, 10**6))
+        if rng.random() < 0.5:
+            memory += [half, near(half, gap)]
+            runtime += [r, r]
+        else:
+            m = unit_memory(max(units, 1))
+            memory += [m, m]
+            runtime += [r, near(r, gap, up=rng.random() < 0.5)]
+    memory, runtime = memory[:n], runtime[:n]
+    quantized = [round(m * SCALE) for m in memory]
+    return Case(tuple(memory), tuple(runtime), unit_memory(_boundary_budget(quantized, rng)))
+
+
+def _copies_region(rng: random.Random, n: int) -> Case:
+    kinds = [(rng.randint(1, _most_units(n)), float(rng.randint(1, 9))) for _ in range(3)]
+    items = [rng.choice(kinds) for _ in range(n)]
+    weights = [w for w, _ in items]
+    return Case(
+        tuple(unit_memory(w) for w in weights),
+        tuple(r for _, r in items),
+        unit_memory(_mid_budget(weights, rng)),
+    )
+
+
+def _free_items_region(rng: random.Random, n: int) -> Case:
+    """Zero-weight items of positive runtime: all of a tiny case, tens to
+    thousands of a large one, beside items of whole units whose runtimes are
+    strongly correlated with their weights (``w + k``, where a greedy fast
+    path leaves a gap; :func:`distinct_scale_cases`): always above 12 items,
+    half the time below."""
+    free = n if n <= 3 and rng.random() < 0.5 else max(1, rng.randint(n // 4, n))
+    weights = [0] * free + _split_units(rng, n - free, _most_units(n))
+    rng.shuffle(weights)
+    offset = rng.randint(1, 9) if n > 12 or rng.random() < 0.5 else 0
+    runtime = [float(w + offset) if offset and w else float(rng.randint(1, 9)) for w in weights]
+    budget = _mid_budget(weights, rng)
+    return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(budget))
+
+
+def _zero_runtime_region(rng: random.Random, n: int) -> Case:
+    weights = _split_units(rng, n, _most_units(n))
+    runtime = [0.0 if rng.random() < 0.4 else float(rng.randint(1, 9)) for _ in range(n)]
+    return Case(
+        tuple(unit_memory(w) for w in weights),
+        tuple(runtime),
+        unit_memory(_mid_budget(weights, rng)),
+    )
+
+
+def _float_sum_budget_region(rng: random.Random, n: int) -> Case:
+    """The budget is the float sum of the memories (all; one time in five,
+    for 4 to 12 items, a subset of two or more), while their quantized
+    weights sum to more: each memory is a unit count plus 0.6, quantized up.
+    One item cannot show it (its budget is its own memory), so a tiny case
+    has two or three."""
+    n = max(n, 2)
+    memory = [(w + 0.6) / SCALE for w in _split_units(rng, n, _most_units(n))]
+    chosen = list(range(n))
+    if 2 < n <= 12 and rng.random() < 0.2:
+        chosen = sorted(rng.sample(range(n), rng.randint(2, n - 1)))
+    picked = [memory[i] for i in chosen]
+    # The largest of the usual float sums (left to right, correctly rounded,
+    # numpy's pairwise): a check on any of them admits the whole set.
+    budget = max(sum(picked), math.fsum(picked), float(np.sum(picked)))
+    return Case(tuple(memory), tuple(_whole(rng, n)), budget)
+
+
+def _absorbing_region(rng: random.Random, n: int) -> Case:
+    weights = _split_units(rng, n, _most_units(n))
+    runtime = [rng.choice((1.0, 1e8, 2.0, 1e8 + 8)) for _ in range(n)]
+    return Case(
+        tuple(unit_memory(w) for w in weights),
+        tuple(runtime),
+        unit_memory(_boundary_budget(weights, rng)),
+    )
+
+
+def _flops_region(rng: random.Random, n: int) -> Case:
+    weights = _split_units(rng, n, _most_units(n))
+    runtime = [float(rng.randint(1, FLOPS_MAX)) for _ in range(n)]
+    return Case(
+        tuple(unit_memory(w) for w in weights),
+        tuple(runtime),
+        unit_memory(_mid_budget(weights, rng)),
+    )
+
+
+def _large_budget_region(rng: random.Random, n: int) -> Case:
+    """``Q >= 65536``: two to four items that decide (on a subset's boundary),
+    the rest heavier than the budget. At most :data:`LARGE_BUDGET_ITEMS` items:
+    every row of a table solver is ``Q`` wide, so larger ones take seconds
+    per call (the table-size tiers are reached by :mod:`knapsack_audit.scaling`)."""
+    n = min(n, LARGE_BUDGET_ITEMS)
+    q = rng.randint(LARGE_BUDGET_UNITS, 2 * LARGE_BUDGET_UNITS)
+    deciding = min(n, rng.randint(2, 4))
+    weights = [rng.randint(q // 4, q) for _ in range(deciding)]
+    if deciding >= 2:
+        q = max(sum(rng.sample(weights, 2)) + rng.choice((-1, 0, 1)), LARGE_BUDGET_UNITS)
+    weights += [q + rng.randint(1, 100) for _ in range(n - deciding)]
+    rng.shuffle(weights)
+    runtime = [float(rng.randint(1, 10**6)) for _ in range(n)]
+    return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(q))
+
+
+REGION_BUILDERS: dict[str, RegionBuilder] = {
+    "exact units": _units_region,
+    "half-way memories": _half_way_region,
+    "float32 quantization differs": _float32_region,
+    "near-copies": _near_copy_region,
+    "exact copies": _copies_region,
+    "free items": _free_items_region,
+    "zero runtimes": _zero_runtime_region,
+    "budget = float sum < quantized sum": _float_sum_budget_region,
+    "float32-absorbing runtimes": _absorbing_region,
+    "flop-count runtimes": _flops_region,
+    "Q >= 65536": _large_budget_region,
+}
+"""Every value region, each buildable at any size (:data:`SIZE_TIERS`): a bug
+that needs a small pattern *and* a large call (a fast path switching on
+``n``, on ``n * Q`` or on a count of some kind of item) meets both."""
+
+
+def region_case(region: str, tier: str, rng: random.Random) -> Case:
+    """One case of ``region`` with a size from ``tier``."""
+    return REGION_BUILDERS[region](rng, SIZE_TIERS[tier](rng))
+
+
+@st.composite
+def tiered_cases(draw: st.DrawFn) -> Case:
+    """A value region (:data:`REGION_BUILDERS`) at a size tier
+    (:data:`SIZE_TIERS`), both drawn; the items by a seeded
+    :class:`random.Random`, as :func:`threshold_cases`."""
+    region = draw(st.sampled_from(sorted(REGION_BUILDERS)), label="region")
+    tier = draw(st.sampled_from(list(SIZE_TIERS)), label="size tier")
+    rng = random.Random(draw(st.integers(0, 2**64 - 1), label="item seed"))
+    return region_case(region, tier, rng)

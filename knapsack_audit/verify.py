@@ -24,6 +24,7 @@ from hypothesis import settings
 from knapsack_audit.captured import KEEP_BYTES, StreamSummary
 from knapsack_audit.cases import Case, describe_size
 from knapsack_audit.exhaustive import scope_for
+from knapsack_audit.golden import fixtures
 from knapsack_audit.isolation import (
     DEFAULT_CALL_TIMEOUT,
     DEFAULT_MEMORY_LIMIT,
@@ -32,8 +33,16 @@ from knapsack_audit.isolation import (
 )
 from knapsack_audit.properties import PROPERTIES as PROPERTY_TABLE
 from knapsack_audit.properties import Judge
+from knapsack_audit.reference.validation import quantize
 from knapsack_audit.sandbox import PROTECTIONS
-from knapsack_audit.search import PROPERTIES, AuditResult, audit
+from knapsack_audit.search import (
+    GOLDEN_NOTE,
+    PROPERTIES,
+    AuditResult,
+    KnownCase,
+    audit,
+    breadth_cases,
+)
 from knapsack_audit.targets import Target, TargetError
 
 PINNED_CASES = (
@@ -45,11 +54,60 @@ PINNED_CASES = (
 ``dp_knapsack_sliding_hirschberg`` (pytorch issue #197871), ``greedy_knapsack``'s
 ZeroDivisionError on a zero memory, ``ilp_knapsack``'s crash on empty input."""
 
+
+def _known(fixture: fixtures.Fixture) -> KnownCase:
+    provenance = fixture.provenance
+    note = (
+        f"{GOLDEN_NOTE} ({provenance.get('model')}, budget {provenance.get('budget')}, "
+        f"{provenance.get('runtime_estimator')} estimator)"
+    )
+    return KnownCase(fixture.case, fixture.optimum, note)
+
+
+def _free_items(case: Case) -> int:
+    return sum(
+        quantize(float(m)) == 0 and r > 0 for m, r in zip(case.memory, case.runtime, strict=True)
+    )
+
+
+def golden_calls() -> tuple[list[KnownCase], list[KnownCase]]:
+    """The real partitioner calls shipped with the package (golden data), as
+    ``(sample, rest)``, each with its stored exact optimum and provenance.
+
+    The sample is checked in the breadth phase of every audit, cheapest
+    first (a short time budget leaves the costliest to the rounds): the
+    smallest table of every model, then the call with the most free items
+    (zero weight, positive runtime), the one with the largest ``n`` and the
+    one with the largest table ``n * Q``; the rest follow,
+    :data:`~knapsack_audit.search.GOLDEN_PER_ROUND` per round, smallest tables first.
+    """
+    calls = fixtures.load()
+
+    def cells(fixture: fixtures.Fixture) -> int:
+        return fixture.case.n * fixture.quantized_budget
+
+    models = sorted({str(f.provenance.get("model")) for f in calls})
+    sample = [
+        min((f for f in calls if f.provenance.get("model") == model), key=cells) for model in models
+    ]
+    sample += [
+        max(calls, key=lambda f: _free_items(f.case)),
+        max(calls, key=lambda f: f.case.n),
+        max(calls, key=cells),
+    ]
+    chosen: list[fixtures.Fixture] = []
+    for fixture in sample:
+        if fixture not in chosen:
+            chosen.append(fixture)
+    rest = sorted((f for f in calls if f not in chosen), key=cells)
+    return [_known(f) for f in chosen], [_known(f) for f in rest]
+
+
 DEFAULT_MAX_EXAMPLES = 5000
 """Random-phase example budget per target (the time budget usually ends it first)."""
 DEFAULT_TIME_BUDGET = 45.0
-"""Seconds per target, shared by the pinned, exhaustive and random phases,
-after which the random phase draws no new example."""
+"""Seconds per target, shared by the pinned, breadth, exhaustive and random
+phases, after which the random phase draws no new example."""
 ROUND_EXAMPLES = 100
 """Hypothesis examples per round and tier; each round has a fresh seed."""
 HARD_STOP_GRACE = 10.0
@@ -169,6 +227,9 @@ class TargetReport:
     scope: str = ""
     scope_checked: int = 0
     scope_total: int = 0
+    golden_checked: int = 0
+    golden_total: int = 0
+    largest_table: int = 0
 
     @property
     def complete(self) -> bool:
@@ -193,8 +254,10 @@ class TargetReport:
         if self.scope_checked < self.scope_total:
             scope += " (not finished)"
         stop = "; cut off by the hard stop" if self.stopped_early else ""
+        golden = f"real calls: {self.golden_checked} of {self.golden_total}"
         return (
-            f"{scope}; random: {self.examples} cases in {self.rounds} rounds, "
+            f"{scope}; {golden}; largest table {self.largest_table:,} cells; "
+            f"random: {self.examples} cases in {self.rounds} rounds, "
             f"--seed {self.seed}; {self.calls} calls, {self.seconds:.1f} s{stop}"
         )
 
@@ -276,17 +339,21 @@ def verify_in(
     except (TargetError, SolverFailure) as error:
         report.error = str(error)
         return report
+    search_seed = secrets.randbits(32) if options.seed is None else options.seed
+    sample, rest = golden_calls()
     result = audit(
         solver,
         judge,
         hypothesis_settings=settings(max_examples=ROUND_EXAMPLES, derandomize=False),
         domain=domain,
         pinned=PINNED_CASES,
+        breadth=breadth_cases(search_seed, sample),
+        golden=rest,
         scope=scope_for(domain),
         on_example=on_example,
         time_budget=options.time_budget,
         max_examples=options.max_examples,
-        search_seed=secrets.randbits(32) if options.seed is None else options.seed,
+        search_seed=search_seed,
         hard_stop=time.monotonic() + options.time_budget + HARD_STOP_GRACE,
         scale=True,
         properties=[name for name in PROPERTIES if name not in options.skip],
@@ -304,6 +371,8 @@ def _describe(report: TargetReport, result: AuditResult, target: Target) -> None
     report.seed, report.rounds = result.seed, result.rounds
     report.scope, report.scope_checked = result.scope, result.scope_checked
     report.scope_total = result.scope_total
+    report.golden_checked, report.golden_total = result.golden_checked, result.golden_total
+    report.largest_table = result.largest_table
     for name in PROPERTIES:
         if name in result.findings:
             examples, seconds = result.found_at.get(name, (result.examples, result.seconds))

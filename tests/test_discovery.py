@@ -9,15 +9,28 @@ property silently weaker.
 from __future__ import annotations
 
 import math
+import random
 from collections import Counter
 from collections.abc import Callable
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
 from knapsack_audit.cases import Case
-from knapsack_audit.reference import quantize
-from knapsack_audit.strategies import LARGE_BUDGET_UNITS, cases
+from knapsack_audit.reference import exact_optimum, quantize
+from knapsack_audit.scaling import TABLE_TIERS, Scaling, scaled, table_cells
+from knapsack_audit.strategies import (
+    LARGE_BUDGET_ITEMS,
+    LARGE_BUDGET_UNITS,
+    LARGEST_REAL_ITEMS,
+    REGION_BUILDERS,
+    SIZE_TIERS,
+    THRESHOLD_SIZES,
+    cases,
+    region_case,
+    tiered_cases,
+)
 
 SEARCH = settings(
     max_examples=1000, database=None, derandomize=True, suppress_health_check=list(HealthCheck)
@@ -116,3 +129,134 @@ def test_partitioner_domain_has_no_negative_runtimes(partitioner_counts):
     """SPEC 4.4: third-party solvers are not fed negative runtimes by default."""
     assert partitioner_counts["examples"] >= 500
     assert partitioner_counts["negative runtime"] == 0
+
+
+# --- every value region at every size tier and table size ---------------------------
+
+
+def _free(c: Case) -> int:
+    return sum(w == 0 and r > 0 for w, r in zip(weights(c), c.runtime, strict=True))
+
+
+def _near_copies(c: Case) -> bool:
+    """Two neighbours equal up to 1e-4 relative but not copies under SPEC 6.3:
+    different quantized weights, or the same weight and different runtimes."""
+    q = weights(c)
+    for i in range(c.n - 1):
+        m, n_, r, s = c.memory[i], c.memory[i + 1], c.runtime[i], c.runtime[i + 1]
+        if q[i] != q[i + 1] and 0 < abs(m - n_) <= 1e-4 * m and r == s:
+            return True
+        if q[i] == q[i + 1] and m == n_ and 0 < abs(r - s) <= 1e-4 * abs(r):
+            return True
+    return False
+
+
+TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
+    "exact units": lambda c: all(m == round(m * 10000) / 10000 for m in c.memory),
+    "half-way memories": lambda c: any((m * 10000) % 1 == 0.5 for m in c.memory),
+    "float32 quantization differs": lambda c: any(
+        round(m * 10000) != round(float(np.float32(m)) * 10000) for m in c.memory
+    ),
+    "near-copies": _near_copies,
+    "exact copies": lambda c: c.n == 1 or len(set(zip(c.memory, c.runtime, strict=True))) < c.n,
+    "free items": lambda c: _free(c) >= min(c.n, 1),
+    "zero runtimes": lambda c: 0.0 in c.runtime or c.n <= 2,
+    "budget = float sum < quantized sum": lambda c: (
+        c.max_memory == sum(c.memory) and sum(weights(c)) > budget(c)
+    ),
+    "float32-absorbing runtimes": lambda c: any(r >= 1e8 for r in c.runtime) or c.n <= 2,
+    "flop-count runtimes": lambda c: all(r == int(r) and r >= 1 for r in c.runtime),
+    "Q >= 65536": lambda c: budget(c) >= LARGE_BUDGET_UNITS,
+}
+"""What makes a case of each region of :data:`REGION_BUILDERS` (tiny cases of
+some regions hold too few items to show the pattern every time; some draw of
+the tier must)."""
+
+TIER_SIZES = {
+    "1-3": range(1, 4),
+    "4-12": range(4, 13),
+    "thresholds": THRESHOLD_SIZES,
+    "partitioner": range(128, LARGEST_REAL_ITEMS + 44),
+}
+DRAWS = 12
+
+
+def test_every_region_of_the_builders_is_listed_here() -> None:
+    """The table above covers every region the strategies build."""
+    assert set(TIERED_REGIONS) == set(REGION_BUILDERS)
+
+
+@pytest.mark.parametrize("tier", SIZE_TIERS)
+@pytest.mark.parametrize("region", sorted(REGION_BUILDERS))
+def test_every_region_is_built_at_every_size_tier(region: str, tier: str) -> None:
+    """SPEC 2.1, 3.2, 6.3: each value region (float32-splitting memories,
+    near-copies, many free items, float-sum budgets, ...) is generated at each
+    size tier, the partitioner's real sizes up to the largest captured call
+    included (the Q >= 65536 region stops at LARGE_BUDGET_ITEMS items)."""
+    rng = random.Random(f"{region}/{tier}")
+    built = [region_case(region, tier, rng) for _ in range(DRAWS)]
+    sizes = TIER_SIZES[tier]
+    if region == "Q >= 65536":
+        sizes = range(1, LARGE_BUDGET_ITEMS + 1)
+    if region == "budget = float sum < quantized sum" and tier == "1-3":
+        sizes = range(2, 4)
+    assert all(case.n in sizes for case in built), [case.n for case in built]
+    assert any(TIERED_REGIONS[region](case) for case in built)
+
+
+def test_many_free_items_reach_hundreds_at_the_partitioner_tier() -> None:
+    """Free items (zero weight, positive runtime) come by the hundreds in large calls."""
+    rng = random.Random(0)
+    most = max(_free(region_case("free items", "partitioner", rng)) for _ in range(DRAWS))
+    assert most >= 100
+
+
+def test_the_tiered_strategy_draws_every_region_at_every_tier() -> None:
+    """The strategy the random phase uses reaches each (region, size tier) pair."""
+    seen: set[tuple[str, int]] = set()
+
+    @settings(SEARCH, max_examples=400, phases=[Phase.generate])
+    @given(tiered_cases())
+    def sample(case: Case) -> None:
+        for region, predicate in TIERED_REGIONS.items():
+            if predicate(case):
+                seen.add((region, _tier_of(case.n)))
+
+    sample()
+    missing = {
+        (region, tier)
+        for region in TIERED_REGIONS
+        for tier in range(len(SIZE_TIERS))
+        if (region, tier) not in seen
+        and not (region == "Q >= 65536" and tier == len(SIZE_TIERS) - 1)
+    }
+    assert not missing
+
+
+def _tier_of(n: int) -> int:
+    return 0 if n <= 3 else 1 if n <= 12 else 2 if n <= 129 else 3
+
+
+@pytest.mark.parametrize("cells", TABLE_TIERS)
+@pytest.mark.parametrize("region", sorted(REGION_BUILDERS))
+def test_every_region_reaches_every_table_size(region: str, cells: int) -> None:
+    """SPEC 3.3: a small case of each region, padded with items over its budget
+    (:mod:`knapsack_audit.scaling`), reaches each table-size tier up to twice
+    the largest real call's ``n * Q``, the region's items and budget kept."""
+    rng = random.Random(region)
+    base = region_case(region, "4-12", rng)
+    budget_units = max(budget(base), 1)
+    unit = 1 if cells <= 10**5 else max(1, 20_000 // budget_units)
+    wide = budget_units * unit
+    pads = max(-(-cells // wide) - base.n, 0)
+    call = scaled(base, Scaling(unit, 1, pads, "over budget", "interleaved"))
+    assert table_cells(call.case) >= cells or budget(base) == 0
+    kept = [i for i, m in enumerate(call.case.memory) if quantize(m) <= budget(call.case)]
+    assert call.optimum == exact_optimum(*base.arguments()).value
+    if unit == 1:
+        small = Case.of(
+            [call.case.memory[i] for i in kept],
+            [call.case.runtime[i] for i in kept],
+            call.case.max_memory,
+        )
+        assert TIERED_REGIONS[region](small) or TIERED_REGIONS[region](base) is False

@@ -7,12 +7,13 @@ Per target: the status and exit code of its own ``verify`` run, the failing
 properties, the size of the smallest counterexample, the seconds into the
 audit of its first finding, the audit's seconds and the process's wall time
 (worker start and imports included). Extra arguments go to every ``verify``
-call (e.g. ``--seed 1``).
+call (e.g. ``--seed 1``), but ``--only NAME,NAME``, which runs those targets only:
+
+    python tests/planted/run_corpus.py --only fits_all_by_float_sum_from_64,pareto_frontier
 """
 
 from __future__ import annotations
 
-import ast
 import json
 import subprocess
 import sys
@@ -21,6 +22,8 @@ import time
 from pathlib import Path
 
 import corpus  # type: ignore[import-not-found]
+
+from knapsack_audit.cases import Case
 
 CORPUS = Path(__file__).with_name("corpus.py")
 
@@ -54,21 +57,26 @@ def run(name: str, extra: list[str]) -> str:
 
 
 def items(call: str) -> int | None:
-    """The number of items of a copy-pasteable call ``f([...], [...], budget)``."""
+    """The number of items of a copy-pasteable call ``f([...], [...], budget)``,
+    runs written ``[v] * k`` included."""
     try:
-        memory, _, _ = ast.literal_eval(call[call.index("(") :])
+        return Case.from_call(call)[1].n
     except (ValueError, SyntaxError):  # inf or nan in the call: not a literal
         return None
-    return len(memory)
 
 
 def main(extra: list[str]) -> None:
+    names = [*corpus.EXPECTED, *corpus.CORRECT]
+    if "--only" in extra:
+        at = extra.index("--only")
+        names = extra[at + 1].split(",")
+        extra = extra[:at] + extra[at + 2 :]
     print(
         "| target | kind | status | exit | failing properties | items in the smallest "
         "counterexample | first finding (s) | audit (s) | wall (s) | as expected |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|")
-    for name in [*corpus.EXPECTED, *corpus.CORRECT]:
+    for name in names:
         print(run(name, extra), flush=True)
 
 

@@ -1,0 +1,236 @@
+"""Metamorphic scaling: small instances carried to large calls whose optimum is known.
+
+The exact oracle is cheap on a few items and a small budget, and real calls
+are large: the captured partitioner calls reach ``n * Q = 5.3e6`` table
+cells. A :class:`Scaling` turns a small case into a large one by steps whose
+effect on the exact optimum (SPEC 3.3) is known, so the large call is judged
+exactly without running an oracle on it:
+
+1. *unit scaling*: every quantized weight and the budget times ``unit``
+   (memories ``w * unit / 1e4``, which quantize exactly): the same subsets
+   fit, ``OPT`` unchanged, the table ``unit`` times wider;
+2. *replication*: the instance ``copies`` times with budget ``copies * Q``:
+   a bounded knapsack of ``copies`` copies of each item, whose optimum
+   :func:`replicated_optimum` computes exactly on grouped items (binary
+   splitting), at least ``copies * OPT``;
+3. *padding* with ``pads`` neutral items (:data:`NEUTRAL`: zero runtime, heavier
+   than the budget, or zero memory and zero runtime), placed first, last or
+   interleaved: no optimal value uses them, ``OPT`` unchanged.
+
+:func:`scaled` applies a scaling and states the optimum; :func:`big_tables`
+plans the scalings that ``verify`` runs in every audit to reach twice the
+largest captured table (:data:`BIG_TABLE_CELLS`) at a cost a pure-Python
+table solver pays in about a second (padding heavier than the budget is a row
+copy for it). :func:`scaled_cases` draws small cases and scalings for the
+random phase; Hypothesis shrinks a failure towards a smaller base and a
+smaller scaling, and :func:`knapsack_audit.search.minimize` drops items of
+the base while the transformed call still fails, so the report shows both
+the small case and the transformation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+from hypothesis import strategies as st
+
+from knapsack_audit.cases import Case
+from knapsack_audit.reference.oracle import exact_optimum
+from knapsack_audit.reference.validation import integer_runtimes, quantize
+from knapsack_audit.strategies import LARGEST_REAL_CELLS, small_cases, unit_memory
+
+NEUTRAL = ("zero runtime", "over budget", "empty")
+"""Padding items that no optimal value uses: runtime 0, weight above the budget,
+or memory 0 and runtime 0."""
+PLACES = ("first", "last", "interleaved")
+BIG_TABLE_CELLS = 2 * LARGEST_REAL_CELLS + 1
+"""``n * Q`` every ``verify`` audit reaches: more than twice the largest captured call's."""
+BIG_TABLE_UNITS = (50_000, 5_000, 20_000)
+"""Budgets (units) of :func:`big_tables`' calls: ``n`` is then about 212, 2120
+and 530 (most of them items over the budget, a row copy for a table solver)."""
+TABLE_TIERS = (10**3, 10**5, 10**6, BIG_TABLE_CELLS)
+"""Table sizes (``n * Q``) the random phase's scaled tier aims at."""
+MAX_PADS = 1500
+"""Most padding items of a drawn scaling (a small budget reaches a tier only
+with more items than the partitioner's calls have)."""
+REPLICATED_WORK = 400_000
+"""Most ``n * Q`` of the replicated part of a scaled call (every copy fits
+the budget, so a table solver pays for each cell)."""
+
+
+@dataclass(frozen=True)
+class Scaling:
+    """Unit scaling, then replication, then padding (see the module docstring)."""
+
+    unit: int = 1
+    copies: int = 1
+    pads: int = 0
+    neutral: str = "over budget"
+    place: str = "last"
+
+    def __post_init__(self) -> None:
+        if self.unit < 1 or self.copies < 1 or self.pads < 0:
+            raise ValueError(f"scaling: unit and copies >= 1, pads >= 0, got {self}")
+        if self.neutral not in NEUTRAL or self.place not in PLACES:
+            raise ValueError(f"scaling: neutral in {NEUTRAL}, place in {PLACES}, got {self}")
+
+    def describe(self) -> str:
+        """The steps in words (a finding's report shows them)."""
+        steps = []
+        if self.unit > 1:
+            steps.append(f"weights and budget times {self.unit}")
+        if self.copies > 1:
+            steps.append(f"{self.copies} copies of every item, budget times {self.copies}")
+        if self.pads:
+            steps.append(f"{self.pads} {self.neutral} items placed {self.place}")
+        return "; ".join(steps) or "unchanged"
+
+    def apply(self, case: Case) -> Case:
+        """The transformed case."""
+        memory, runtime, max_memory = list(case.memory), list(case.runtime), case.max_memory
+        if self.unit > 1:
+            memory = [unit_memory(quantize(float(m)) * self.unit) for m in memory]
+            max_memory = unit_memory(quantize(float(max_memory)) * self.unit)
+        if self.copies > 1:
+            memory, runtime = memory * self.copies, runtime * self.copies
+            max_memory = unit_memory(quantize(float(max_memory)) * self.copies)
+        budget = quantize(float(max_memory))
+        pads = [_neutral_item(self.neutral, j, budget) for j in range(self.pads)]
+        items = _place(list(zip(memory, runtime, strict=True)), pads, self.place)
+        return Case(tuple(m for m, _ in items), tuple(r for _, r in items), max_memory)
+
+
+def _neutral_item(kind: str, j: int, budget: int) -> tuple[float, float]:
+    if kind == "zero runtime":
+        return unit_memory(1 + j % max(budget, 1)), 0.0
+    if kind == "over budget":
+        return unit_memory(budget + 1 + j % 3), (1e12, 1.0, 0.5)[j % 3]
+    return 0.0, 0.0
+
+
+def _place(
+    items: list[tuple[float, float]], pads: list[tuple[float, float]], place: str
+) -> list[tuple[float, float]]:
+    if place == "first":
+        return pads + items
+    if place == "last":
+        return items + pads
+    merged: list[tuple[float, float]] = []
+    every = max(len(pads) // max(len(items), 1), 1)
+    pending = list(pads)
+    for item in items:
+        merged += [*pending[:every], item]
+        pending = pending[every:]
+    return merged + pending
+
+
+@dataclass(frozen=True)
+class Scaled:
+    """A small case, its scaling, the transformed case and its exact optimum."""
+
+    base: Case
+    scaling: Scaling
+    case: Case
+    optimum: Fraction
+
+    def note(self) -> str:
+        """How the case was made, for a finding's message."""
+        return f"the call is {self.scaling.describe()}, of {self.base.as_call()}"
+
+
+def scaled(base: Case, scaling: Scaling) -> Scaled:
+    """``base`` transformed by ``scaling``, with the transformed optimum (SPEC 3.3)."""
+    if scaling.copies == 1:
+        optimum = exact_optimum(*base.arguments()).value
+    else:
+        optimum = replicated_optimum(base, scaling.copies)
+    return Scaled(base, scaling, scaling.apply(base), optimum)
+
+
+def replicated_optimum(case: Case, copies: int) -> Fraction:
+    """The exact optimum of ``copies`` copies of every item of ``case`` under
+    ``copies`` times its quantized budget: a bounded knapsack, solved by binary
+    splitting (bundles of 1, 2, 4, ... copies and the rest, which reach every
+    count from 0 to ``copies``) and the one-row table in integers.
+
+    >>> replicated_optimum(Case.of([2e-4, 3e-4], [2.0, 3.5], 4e-4), 2)
+    Fraction(7, 1)
+    """
+    values, shift = integer_runtimes([float(r) for r in case.runtime])
+    capacity = quantize(float(case.max_memory)) * copies
+    bundles: list[tuple[int, int]] = []
+    for m, v in zip(case.memory, values, strict=True):
+        if v <= 0:
+            continue
+        w, left, size = quantize(float(m)), copies, 1
+        while left > 0:
+            take = min(size, left)
+            bundles.append((w * take, v * take))
+            left, size = left - take, 2 * size
+    columns = min(capacity, sum(w for w, _ in bundles))
+    fits = sum(v for _, v in bundles) < 2**62
+    best = np.zeros(columns + 1, dtype=np.int64 if fits else object)
+    for w, v in bundles:
+        if w <= columns:
+            np.maximum(best[w:], best[: columns + 1 - w] + v, out=best[w:])
+    return Fraction(int(best[-1]), 2**shift)
+
+
+def table_cells(case: Case) -> int:
+    """``n * Q``: the cells of a full table solver's table for ``case``."""
+    return case.n * quantize(float(case.max_memory))
+
+
+def big_tables(bases: list[Case]) -> list[Scaled]:
+    """One call of at least :data:`BIG_TABLE_CELLS` cells per base with a
+    positive budget, the ``k``-th unit-scaled to about
+    ``BIG_TABLE_UNITS[k % 3]`` units (the second also replicated, its copies at
+    most :data:`REPLICATED_WORK` cells) and padded with items over the budget
+    (first, last, interleaved in turn) up to the size."""
+    calls = []
+    for k, base in enumerate(b for b in bases if quantize(float(b.max_memory)) > 0):
+        budget = quantize(float(base.max_memory))
+        units = BIG_TABLE_UNITS[k % len(BIG_TABLE_UNITS)]
+        copies = 1
+        if k % len(BIG_TABLE_UNITS) == 1:
+            copies = max(1, min(40, int((REPLICATED_WORK / (base.n * units)) ** 0.5 * 2)))
+            while copies > 1 and base.n * copies * max(units, budget * copies) > REPLICATED_WORK:
+                copies -= 1
+        unit = max(1, units // (budget * copies))
+        wide = budget * copies * unit
+        pads = max(-(-BIG_TABLE_CELLS // wide) - base.n * copies, 0)
+        place = PLACES[k % len(PLACES)]
+        calls.append(scaled(base, Scaling(unit, copies, pads, "over budget", place)))
+    return calls
+
+
+@st.composite
+def scaled_cases(draw: st.DrawFn, domain: str = "partitioner") -> Scaled:
+    """A small case (:func:`knapsack_audit.strategies.small_cases`) and a scaling
+    towards a table tier of :data:`TABLE_TIERS`: unit scaling or replication
+    (the replicated part at most :data:`REPLICATED_WORK` cells), then neutral
+    padding of a drawn kind and place up to the tier."""
+    base = draw(small_cases(domain))
+    tier = draw(st.sampled_from(TABLE_TIERS), label="table cells")
+    budget = quantize(float(base.max_memory))
+    if base.n == 0 or budget == 0:
+        pads = draw(st.integers(0, 64), label="pads")
+        neutral = draw(st.sampled_from(NEUTRAL), label="neutral")
+        return scaled(base, Scaling(1, 1, pads, neutral, draw(st.sampled_from(PLACES))))
+    copies = 1
+    if draw(st.booleans(), label="replicate"):
+        most = max(1, min(64, int((REPLICATED_WORK / (base.n * budget)) ** 0.5)))
+        copies = draw(st.integers(1, most), label="copies")
+    widest = max(BIG_TABLE_UNITS) // (budget * copies)
+    unit = draw(st.integers(1, max(1, widest)), label="unit")
+    wide = budget * copies * unit
+    items = base.n * copies
+    wanted = min(max(-(-tier // wide) - items, 0), MAX_PADS)
+    neutral = draw(st.sampled_from(NEUTRAL), label="neutral")
+    if neutral != "over budget":
+        # Every such pad fits the table solver's budget: it pays for each cell.
+        wanted = min(wanted, max(REPLICATED_WORK // wide, 1))
+    place = draw(st.sampled_from(PLACES), label="place")
+    return scaled(base, Scaling(unit, copies, wanted, neutral, place))

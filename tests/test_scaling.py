@@ -1,0 +1,203 @@
+"""Metamorphic scaling, the breadth phase and the real calls in every audit.
+
+The scaled optimum is checked against the exact oracle run on the scaled
+case itself (SPEC 3.3), never against a solver; the breadth phase is checked
+by recording which cases a solver is called on, in which order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from knapsack_audit import properties as props
+from knapsack_audit.cases import Case
+from knapsack_audit.exhaustive import scope_for
+from knapsack_audit.golden import fixtures
+from knapsack_audit.properties import Judge
+from knapsack_audit.reference import dp_knapsack, exact_optimum, quantize
+from knapsack_audit.scaling import (
+    BIG_TABLE_CELLS,
+    NEUTRAL,
+    PLACES,
+    Scaling,
+    big_tables,
+    replicated_optimum,
+    scaled,
+    table_cells,
+)
+from knapsack_audit.search import GOLDEN_NOTE, KnownCase, SearchStopped, audit, breadth_cases
+from knapsack_audit.strategies import LARGEST_REAL_CELLS, small_cases
+from knapsack_audit.verify import golden_calls
+
+small_scalings = st.builds(
+    Scaling,
+    unit=st.integers(1, 4),
+    copies=st.integers(1, 4),
+    pads=st.integers(0, 6),
+    neutral=st.sampled_from(NEUTRAL),
+    place=st.sampled_from(PLACES),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_cases(max_items=4), small_scalings)
+def test_the_scaled_optimum_is_the_exact_optimum_of_the_scaled_call(
+    base: Case, scaling: Scaling
+) -> None:
+    """SPEC 3.3: unit scaling and neutral padding keep the optimum; replication's
+    optimum (grouped copies) is the exact oracle's on the replicated call."""
+    call = scaled(base, scaling)
+    assert call.optimum == exact_optimum(*call.case.arguments()).value
+    assert call.case.n == base.n * scaling.copies + scaling.pads
+
+
+def test_replication_can_beat_copies_times_the_optimum() -> None:
+    """SPEC 3.3: two copies of a 3-unit item fit a doubled 4-unit budget with
+    room left for a 2-unit one: OPT of the copies exceeds twice OPT."""
+    base = Case.of([3e-4, 2e-4], [3.0, 1.0], 4e-4)
+    assert exact_optimum(*base.arguments()).value == 3
+    assert replicated_optimum(base, 2) == 7 > 2 * 3
+
+
+def test_unit_scaling_quantizes_exactly() -> None:
+    """SPEC 2.1: scaled memories quantize to the scaled weights, the budget too."""
+    base = Case.of([0.00025, 3e-4, 0.0], [1.0, 2.0, 3.0], 5e-4)
+    call = scaled(base, Scaling(unit=777))
+    assert [quantize(m) for m in call.case.memory] == [2 * 777, 3 * 777, 0]
+    assert quantize(call.case.max_memory) == 5 * 777
+
+
+def test_the_largest_real_table_constant_is_the_golden_data() -> None:
+    """The target of the scaled calls is measured on the shipped real calls."""
+    largest = max(f.case.n * f.quantized_budget for f in fixtures.load())
+    assert largest == LARGEST_REAL_CELLS
+
+
+def test_big_tables_reach_twice_the_largest_real_call_at_small_cost() -> None:
+    """SPEC 3.3: every breadth phase holds calls of more than twice the largest
+    real table, each with the base's optimum (or the replicated one), and a
+    pure-Python table solver answers each (few items fit the budget)."""
+    calls = [case for case in breadth_cases(seed=3) if isinstance(case, KnownCase)]
+    assert len(calls) == 3
+    for known in calls:
+        assert table_cells(known.case) >= BIG_TABLE_CELLS > 2 * LARGEST_REAL_CELLS
+        fits = [m for m in known.case.memory if quantize(m) <= quantize(known.case.max_memory)]
+        assert len(fits) * quantize(known.case.max_memory) <= 2_000_000
+        props.know_optimum(known.case, known.optimum)
+        assert props.check_call(dp_knapsack, known.case, Judge(exact=True), ["optimality"]) == []
+
+
+def test_a_scaled_failure_reports_the_small_case_and_the_scaling() -> None:
+    """SPEC 3.2: a solver that halves a table above 4e6 cells passes every small
+    case; the big scaled calls catch it, and the finding names the small case
+    and the transformation that exposes it."""
+
+    def coarse(memory: list[float], runtime: list[float], max_memory: float) -> Any:
+        weights = [quantize(m) for m in memory]
+        budget = quantize(max_memory)
+        if len(weights) * budget > 4_000_000:
+            weights, budget = [w // 2 for w in weights], budget // 2
+        return _table_answer(weights, runtime, budget)
+
+    bases = [Case.of([1e-4, 2e-4, 3e-4], [1.0, 2.0, 5.0], 4e-4)]
+    breadth = [KnownCase.of(call) for call in big_tables(bases)]
+    result = audit(coarse, Judge(), breadth=breadth, properties=["feasibility"], max_examples=0)
+    finding = result.findings["feasibility"]
+    assert "over budget items" in finding.message
+    assert "of solver([" in finding.message
+    assert table_cells(finding.case) > 4_000_000
+
+
+def _table_answer(weights: list[int], runtime: list[float], budget: int) -> Any:
+    best: list[tuple[float, tuple[int, ...]]] = [(0.0, ())] * (budget + 1)
+    for i, (w, r) in enumerate(zip(weights, runtime, strict=True)):
+        if w > budget or r <= 0:
+            continue
+        for c in range(budget, w - 1, -1):
+            value, chosen = best[c - w]
+            if value + r > best[c][0]:
+                best[c] = (value + r, (*chosen, i))
+    value, saved = best[budget]
+    rest = [i for i in reversed(range(len(weights))) if i not in saved]
+    return value, sorted(saved), rest
+
+
+def test_the_breadth_phase_judges_every_size_tier_before_the_scope() -> None:
+    """SPEC 3.3: the calls before the first instance of the exhaustive scope span
+    every size tier and a table over twice the largest real one."""
+    scope = scope_for("partitioner")
+    scope_cases = set(scope.cases()[2:])
+    calls: list[Case] = []
+
+    def records(memory: list[float], runtime: list[float], max_memory: float) -> Any:
+        case = Case.of(memory, runtime, max_memory)
+        if case in scope_cases:
+            raise SearchStopped
+        calls.append(case)
+        return dp_knapsack(memory, runtime, max_memory)
+
+    result = audit(records, Judge(), breadth=breadth_cases(seed=1), scope=scope, max_examples=0)
+    assert result.stopped_early and not result.findings
+    sizes = {case.n for case in calls}
+    assert min(sizes) <= 3 and any(4 <= n <= 12 for n in sizes)
+    assert any(15 <= n <= 129 for n in sizes) and max(sizes) >= 130
+    assert max(table_cells(case) for case in calls) >= BIG_TABLE_CELLS
+
+
+def test_a_solver_wrong_from_6_items_fails_before_the_scope() -> None:
+    """SPEC 3.3: a (slow) solver wrong from 6 items is found by the breadth phase,
+    before any instance of the exhaustive scope is called, so the scope's time
+    cannot leave it `incomplete`."""
+    scope = scope_for("partitioner")
+    scope_cases = set(scope.cases()[2:])
+    scope_calls = []
+
+    def wrong_from_6(memory: list[float], runtime: list[float], max_memory: float) -> Any:
+        scope_calls.append(Case.of(memory, runtime, max_memory) in scope_cases)
+        if len(memory) >= 6:
+            return 0.0, [], list(reversed(range(len(memory))))
+        return dp_knapsack(memory, runtime, max_memory)
+
+    result = audit(
+        wrong_from_6,
+        Judge(),
+        breadth=breadth_cases(seed=1),
+        scope=scope,
+        properties=["optimality"],
+        max_examples=0,
+    )
+    assert "optimality" in result.findings
+    assert not any(scope_calls)
+
+
+def test_golden_sample_covers_the_extremes_and_every_model() -> None:
+    """The real calls in every audit: the sample holds the largest n, the largest
+    n * Q, the most free items and every model, and the rest follow."""
+    sample, rest = golden_calls()
+    shipped = fixtures.load()
+    assert len(sample) + len(rest) == len(shipped)
+    assert all(call.note.startswith(GOLDEN_NOTE) for call in sample + rest)
+    cases = [call.case for call in sample]
+    assert max(f.case.n for f in shipped) in {case.n for case in cases}
+    assert LARGEST_REAL_CELLS in {case.n * quantize(case.max_memory) for case in cases}
+    models = {str(f.provenance.get("model")) for f in shipped}
+    assert all(any(f"({model}," in call.note for call in sample) for model in models)
+
+
+def test_verify_judges_the_real_calls_with_their_stored_optimum() -> None:
+    """SPEC 3.3: a solver that saves nothing fails the largest real call (the
+    breadth phase's sample), and the finding names the call's provenance."""
+
+    def saves_nothing(memory: list[float], runtime: list[float], max_memory: float) -> Any:
+        return 0.0, [], list(reversed(range(len(memory))))
+
+    sample, _ = golden_calls()
+    largest = [call for call in sample if call.case.n == max(c.case.n for c in sample)][:1]
+    result = audit(
+        saves_nothing, Judge(), breadth=largest, properties=["optimality"], max_examples=0
+    )
+    assert result.golden_checked == 1
+    assert f"shrunk from {GOLDEN_NOTE} (mixtral_32" in result.findings["optimality"].message
