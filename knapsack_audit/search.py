@@ -563,7 +563,7 @@ def _exhaustive_phase(search: _Search, solver: Solver, scope: Scope) -> None:
                 gave_up = outcome.error is not None
             if not gave_up:
                 search.result.scope_checked += 1
-            found = props.judge_outcome(solver, case, search.judge, outcome, wanted & judged)
+            found = props.judge_outcome(solver, case, search.judge, outcome, judged)
             for finding in found:
                 if finding.property in search.wanted:
                     search.record(finding)

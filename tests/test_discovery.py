@@ -162,7 +162,7 @@ TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
     "free items": lambda c: _free(c) >= min(c.n, 1),
     "zero runtimes": lambda c: 0.0 in c.runtime or c.n <= 2,
     "budget = float sum < quantized sum": lambda c: (
-        c.max_memory == sum(c.memory) and sum(weights(c)) > budget(c)
+        c.max_memory >= sum(c.memory) and sum(weights(c)) > budget(c)
     ),
     "float32-absorbing runtimes": lambda c: any(r >= 1e8 for r in c.runtime) or c.n <= 2,
     "flop-count runtimes": lambda c: all(r == int(r) and r >= 1 for r in c.runtime),
