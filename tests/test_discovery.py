@@ -182,7 +182,7 @@ DRAWS = 12
 
 
 def test_every_region_of_the_builders_is_listed_here() -> None:
-    """The table above covers every region the strategies build."""
+    """SPEC 4.4: the table above covers every region the strategies build."""
     assert set(TIERED_REGIONS) == set(REGION_BUILDERS)
 
 
@@ -205,14 +205,14 @@ def test_every_region_is_built_at_every_size_tier(region: str, tier: str) -> Non
 
 
 def test_many_free_items_reach_hundreds_at_the_partitioner_tier() -> None:
-    """Free items (zero weight, positive runtime) come by the hundreds in large calls."""
+    """SPEC 4.2: free items (zero weight, positive runtime) come by the hundreds in large calls."""
     rng = random.Random(0)
     most = max(_free(region_case("free items", "partitioner", rng)) for _ in range(DRAWS))
     assert most >= 100
 
 
 def test_the_tiered_strategy_draws_every_region_at_every_tier() -> None:
-    """The strategy the random phase uses reaches each (region, size tier) pair."""
+    """SPEC 4.4: the strategy the random phase uses reaches each (region, size tier) pair."""
     seen: set[tuple[str, int]] = set()
 
     @settings(SEARCH, max_examples=400, phases=[Phase.generate])

@@ -71,7 +71,7 @@ def test_unit_scaling_quantizes_exactly() -> None:
 
 
 def test_the_largest_real_table_constant_is_the_golden_data() -> None:
-    """The target of the scaled calls is measured on the shipped real calls."""
+    """SPEC 3.3: the target of the scaled calls is measured on the shipped real calls."""
     largest = max(f.case.n * f.quantized_budget for f in fixtures.load())
     assert largest == LARGEST_REAL_CELLS
 
@@ -174,7 +174,7 @@ def test_a_solver_wrong_from_6_items_fails_before_the_scope() -> None:
 
 
 def test_golden_sample_covers_the_extremes_and_every_model() -> None:
-    """The real calls in every audit: the sample holds the largest n, the largest
+    """SPEC 3.3: the real calls in every audit: the sample holds the largest n, the largest
     n * Q, the most free items and every model, and the rest follow."""
     sample, rest = golden_calls()
     shipped = fixtures.load()
