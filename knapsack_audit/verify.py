@@ -244,6 +244,28 @@ def verify_target(
     return report
 
 
+def audit_configuration(
+    domain: str,
+    seed: int,
+    time_budget: float = DEFAULT_TIME_BUDGET,
+    max_examples: int = DEFAULT_MAX_EXAMPLES,
+) -> dict[str, Any]:
+    """The engine's arguments as ``verify`` runs it on one target
+    (:func:`knapsack_audit.search.audit`): pinned cases, the exhaustive scope of
+    ``domain``, rounds of :data:`ROUND_EXAMPLES`, the scale tier, the effort;
+    tests call it to audit exactly as ``verify`` does."""
+    return {
+        "hypothesis_settings": settings(max_examples=ROUND_EXAMPLES, derandomize=False),
+        "domain": domain,
+        "pinned": PINNED_CASES,
+        "scope": scope_for(domain),
+        "time_budget": time_budget,
+        "max_examples": max_examples,
+        "search_seed": seed,
+        "scale": True,
+    }
+
+
 def verify_in(
     solver: IsolatedSolver,
     target: Target,
@@ -267,16 +289,14 @@ def verify_in(
     result = audit(
         solver,
         judge,
-        hypothesis_settings=settings(max_examples=ROUND_EXAMPLES, derandomize=False),
-        domain=domain,
-        pinned=PINNED_CASES,
-        scope=scope_for(domain),
+        **audit_configuration(
+            domain,
+            secrets.randbits(32) if options.seed is None else options.seed,
+            options.time_budget,
+            options.max_examples,
+        ),
         on_example=on_example,
-        time_budget=options.time_budget,
-        max_examples=options.max_examples,
-        search_seed=secrets.randbits(32) if options.seed is None else options.seed,
         hard_stop=time.monotonic() + options.time_budget + HARD_STOP_GRACE,
-        scale=True,
         properties=[name for name in PROPERTIES if name not in options.skip],
         stop_at_first=options.stop_at_first,
     )
