@@ -42,8 +42,19 @@ OPTIMIZED = "knapsack_audit.optimized:dp_knapsack_sliding_hirschberg"
 OUR_SOLVERS = (REFERENCE, OPTIMIZED)
 """Every solver of ours, ``module:function``; each honours all of docs/SPEC.md exactly."""
 
+FRONTIER_ENTRY_POINTS = (
+    "knapsack_audit.optimized:frontier_knapsack",
+    "knapsack_audit.optimized.integration:FrontierSolver",
+)
+"""With :data:`OUR_SOLVERS`, every callable of ours with upstream's signature:
+the all-budgets paths the partitioner reaches through
+:mod:`knapsack_audit.optimized.integration` (``selection_at`` of a frontier;
+a :class:`~knapsack_audit.optimized.integration.FrontierSolver`, loaded as a
+fresh instance). ``tests/test_contract.py`` runs SPEC 1-8 on each."""
+
 TORCH_MODULE = "torch._functorch._activation_checkpointing.knapsack"
-"""Where upstream keeps its knapsack solvers (torch 2.10-2.14)."""
+"""Where upstream keeps its knapsack solvers (torch
+:data:`knapsack_audit.optimized.integration.SUPPORTED_TORCH`)."""
 
 TORCH_HIRSCHBERG = "dp_knapsack_sliding_hirschberg"
 """Upstream's Hirschberg solver, with the off-by-one of pytorch issue #197871."""
@@ -107,6 +118,12 @@ def ours() -> list[Entry]:
     return [entry(name) for name in OUR_SOLVERS]
 
 
+def entry_points() -> list[Entry]:
+    """Every callable of ours with upstream's signature: :data:`OUR_SOLVERS`
+    (read at call time) and :data:`FRONTIER_ENTRY_POINTS`."""
+    return [entry(name) for name in (*OUR_SOLVERS, *FRONTIER_ENTRY_POINTS)]
+
+
 def torch_entries(names: tuple[str, ...] | list[str] = TORCH_SOLVERS) -> list[Entry]:
     """Upstream's solvers named ``names`` (default: all of :data:`TORCH_SOLVERS`)."""
     return [Entry(TORCH_MODULE, name) for name in names]
@@ -157,7 +174,8 @@ def installed_torch_solvers() -> list[str]:
 
 
 def load(name: str, label: str | None = None) -> Callable[..., Any]:
-    """Import ``location:function`` and return the solver (executes its code).
+    """Import ``location:function`` and return the solver (executes its code);
+    a class is instantiated (with no arguments), a fresh instance per load.
 
     ``label`` is how error messages name the solver (default ``name``).
 
@@ -177,6 +195,8 @@ def load(name: str, label: str | None = None) -> Callable[..., Any]:
     if not hasattr(namespace, function):
         raise TargetError(f"target {label}: {where} has no attribute {function!r}")
     solver = getattr(namespace, function)
+    if isinstance(solver, type):  # a solver class: its instances have the signature
+        solver = solver()
     if not callable(solver):
         raise TargetError(f"target {label}: {function} is a {type(solver).__name__}, not callable")
     return solver  # type: ignore[no-any-return]

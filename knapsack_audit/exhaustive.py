@@ -9,11 +9,12 @@ proof. :func:`verify_small_scope` enumerates every instance with
 * runtimes in ``runtimes`` (each item independently),
 * quantized budget in ``budgets``,
 
-calls the solver on each, and checks against a brute-force optimum computed
-here from the definition (SPEC 3.2, no DP): partition (7.2b), feasibility
-(3.2), optimality (3.3), value equal to ``float`` of the exact sum and the
-lists' order (7.1) and, optionally, the canonical selection (6.1). A solver
-judged ``exact=False`` (a third party's, SPEC 5.2) is allowed
+calls the solver on each, and judges it with the property engine
+(:func:`knapsack_audit.properties.judge_outcome`, :data:`EXHAUSTIVE_PROPERTIES`:
+partition 7.2b, feasibility 3.2, optimality 3.3, value and order 7.1) against
+a brute-force optimum computed here from the definition (SPEC 3.2, no DP),
+passed to it as its oracle, and optionally compares the canonical selection
+(6.1). A solver judged ``exact=False`` (a third party's, SPEC 5.2) is allowed
 :func:`knapsack_audit.properties.tolerance` for optimality and value instead,
 and any order (7.3). A solver named ``location:function``
 (:func:`knapsack_audit.catalog.load`) is checked in worker processes, the
@@ -40,7 +41,7 @@ from typing import Any
 
 from knapsack_audit.cases import Case
 from knapsack_audit.catalog import load
-from knapsack_audit.properties import tolerance
+from knapsack_audit.properties import Judge, call, judge_outcome
 from knapsack_audit.reference.validation import SCALE, quantize
 
 DEFAULT_RUNTIMES = (0.0, 0.5, 1.0, 2.0, 3.0, 1e8, -1.0)
@@ -229,6 +230,19 @@ class Expected:
     exact: bool = True
 
 
+EXHAUSTIVE_PROPERTIES = (
+    "no-crash",
+    "return-shape",
+    "partition",
+    "feasibility",
+    "optimality",
+    "value-consistency",
+)
+"""The one-call properties judged on every instance of the scope (the
+property engine's, :mod:`knapsack_audit.properties`; determinism and
+no-mutation are the contract suite's and the audit's)."""
+
+
 def check_instance(
     solver: Callable[..., Any],
     weights: Sequence[int],
@@ -236,33 +250,22 @@ def check_instance(
     budget: int,
     expected: Expected,
 ) -> str | None:
-    """Check one instance; return a description of the failure, or ``None``."""
-    n = len(weights)
-    memory = [w / SCALE for w in weights]
-    value, saved, recomputable = solver(memory, list(runtimes), budget / SCALE)
-    call = f"solver({memory!r}, {list(runtimes)!r}, {budget / SCALE!r})"
-    if sorted([*saved, *recomputable]) != list(range(n)) or any(
-        type(i) is not int for i in [*saved, *recomputable]
-    ):
-        return f"{call}: not a partition of 0..{n - 1}: {saved}, {recomputable}"
-    if sum(weights[i] for i in saved) > budget:
-        return f"{call}: saved {saved} weighs more than {budget}"
-    achieved = sum(expected.values[i] for i in saved)
-    worth, best = Fraction(achieved, expected.scale), Fraction(expected.optimum, expected.scale)
-    allowed = Fraction(0) if expected.exact else tolerance(runtimes)
-    if best - worth > allowed:
-        return f"{call}: saved {saved} is worth {worth}, optimum {best} (allowed {allowed})"
-    if expected.exact:
-        if type(value) is not float or value != float(worth):
-            return f"{call}: value {value!r} != float(exact sum) {float(worth)!r}"
-    elif abs(Fraction(value) - worth) > allowed:
-        return f"{call}: value {value!r} is not within {float(allowed)!r} of {float(worth)!r}"
-    if expected.exact and (
-        list(saved) != sorted(saved) or list(recomputable) != sorted(recomputable, reverse=True)
-    ):
-        return f"{call}: saved {saved} not ascending or recomputable {recomputable} not descending"
+    """Check one instance with the property engine, the brute force's optimum
+    as its oracle, and the canonical selection (SPEC 6.1) when ``expected``
+    has one; return a description of the failure, or ``None``."""
+    case = Case.of([w / SCALE for w in weights], runtimes, budget / SCALE)
+    optimum = Fraction(expected.optimum, expected.scale)
+    judge = Judge(exact=expected.exact, oracle=lambda _: optimum)
+    outcome = call(solver, case)
+    findings = judge_outcome(solver, case, judge, outcome, EXHAUSTIVE_PROPERTIES)
+    described = f"solver({list(case.memory)!r}, {list(case.runtime)!r}, {case.max_memory!r})"
+    if findings:
+        return f"{described}: " + "; ".join(
+            f"{finding.property} ({finding.clause}): {finding.message}" for finding in findings
+        )
+    saved = outcome.result[1]
     if expected.canonical is not None and sorted(saved) != expected.canonical:
-        return f"{call}: saved {saved}, canonical selection is {expected.canonical}"
+        return f"{described}: saved {saved}, canonical selection is {expected.canonical} (SPEC 6.1)"
     return None
 
 

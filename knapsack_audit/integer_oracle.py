@@ -21,6 +21,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from knapsack_audit.reference.table import backtrack
 from knapsack_audit.reference.validation import (
     Instance,
     format_result,
@@ -93,11 +94,13 @@ class CanonicalTable:
         (beyond the total weight the table is flat, so the last column)."""
         if not 0 <= capacity <= self._capacity:
             raise ValueError(f"capacity must be in 0..{self._capacity} units, got {capacity}")
-        saved, c, rows = [], min(capacity, len(self._rows[0]) - 1), self._rows
-        for i in range(len(self._weights) - 1, -1, -1):
-            if rows[i + 1][c] != rows[i][c]:
-                saved.append(i)
-                c -= self._weights[i]
+        rows = self._rows
+        saved = backtrack(
+            self._weights,
+            range(len(self._weights)),
+            min(capacity, len(rows[0]) - 1),
+            lambda k, c: rows[k + 1][c] != rows[k][c],
+        )
         return saved[::-1]
 
     def __call__(

@@ -9,7 +9,8 @@ functions; none re-implements a check.
 
 Properties on one call (SPEC 7.2, 8):
     ``return-shape``, ``partition``, ``feasibility``, ``optimality``,
-    ``value-consistency``, ``no-crash``, ``no-mutation``, ``determinism``.
+    ``value-consistency`` (for ours also the order of SPEC 7.1), ``no-crash``,
+    ``no-mutation``, ``determinism``.
 Metamorphic relations (need no oracle, so they also scale to large n):
     ``budget-monotone``, ``permutation-invariant``, ``append-heavy-item``,
     ``append-nonpositive-item``, ``runtime-scaling``, ``zero-weight-gain``.
@@ -72,6 +73,14 @@ class Judge:
 
     exact: bool = False
     oracle_max_items: int = 2000
+    oracle: Callable[[Case], Fraction] | None = field(default=None, compare=False)
+    """The exact optimum of a case when the caller has it already (the
+    exhaustive scope's brute force, from the definition); default
+    :func:`exact_value`."""
+
+    def optimum(self, case: Case) -> Fraction:
+        """The exact optimum of ``case`` (SPEC 3.3) this judge holds answers to."""
+        return exact_value(case) if self.oracle is None else self.oracle(case)
 
 
 @dataclass
@@ -298,7 +307,7 @@ def _judged_optimum(case: Case, judge: Judge) -> Fraction | None:
     known = _known_optima.get(case)
     if known is not None:
         return known
-    return None if case.n > judge.oracle_max_items else exact_value(case)
+    return None if case.n > judge.oracle_max_items else judge.optimum(case)
 
 
 def exact_value(case: Case) -> Fraction:
@@ -408,7 +417,7 @@ def value_consistency(outcome: Outcome, case: Case, judge: Judge) -> list[Findin
     returned = Fraction(value) if isinstance(value, numbers.Rational) else Fraction(float(value))
     if judge.exact:
         if isinstance(outcome.result[0], float) and returned == Fraction(float(exact)):
-            return []
+            return _order(outcome, case)
         expected = f"float(exact sum) = {float(exact)!r}"
     else:
         if abs(returned - exact) <= tolerance(case.runtime):
@@ -419,6 +428,26 @@ def value_consistency(outcome: Outcome, case: Case, judge: Judge) -> list[Findin
             "value-consistency",
             "SPEC 7.1" if judge.exact else "SPEC 5.2",
             f"returned value {value!r}, but the saved runtimes sum to {expected}",
+            case,
+        )
+    ]
+
+
+def _order(outcome: Outcome, case: Case) -> list[Finding]:
+    """SPEC 7.1 for ours: ``saved`` ascending, ``recomputable`` descending
+    (never asked of other solvers, SPEC 7.3)."""
+    lists = _selection(outcome, case)
+    if lists is None:
+        return []
+    saved, recomputable = lists
+    if saved == sorted(saved) and recomputable == sorted(recomputable, reverse=True):
+        return []
+    return [
+        Finding(
+            "value-consistency",
+            "SPEC 7.1",
+            f"saved {_some(saved)} not ascending or recomputable {_some(recomputable)} "
+            "not descending",
             case,
         )
     ]

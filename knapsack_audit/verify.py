@@ -319,6 +319,33 @@ def verify_target(
     return report
 
 
+def audit_configuration(
+    domain: str,
+    seed: int,
+    time_budget: float = DEFAULT_TIME_BUDGET,
+    max_examples: int = DEFAULT_MAX_EXAMPLES,
+) -> dict[str, Any]:
+    """The engine's arguments as ``verify`` runs it on one target
+    (:func:`knapsack_audit.search.audit`): pinned cases, the exhaustive scope of
+    ``domain``, the breadth phase (every size tier and value region, scaled
+    big tables, a sample of the real calls, the other real calls in the
+    rounds), rounds of :data:`ROUND_EXAMPLES`, the scale tier, the effort;
+    tests call it to audit exactly as ``verify`` does."""
+    sample, rest = golden_calls()
+    return {
+        "hypothesis_settings": settings(max_examples=ROUND_EXAMPLES, derandomize=False),
+        "domain": domain,
+        "pinned": PINNED_CASES,
+        "breadth": breadth_cases(seed, sample),
+        "golden": rest,
+        "scope": scope_for(domain),
+        "time_budget": time_budget,
+        "max_examples": max_examples,
+        "search_seed": seed,
+        "scale": True,
+    }
+
+
 def verify_in(
     solver: IsolatedSolver,
     target: Target,
@@ -340,22 +367,17 @@ def verify_in(
         report.error = str(error)
         return report
     search_seed = secrets.randbits(32) if options.seed is None else options.seed
-    sample, rest = golden_calls()
     result = audit(
         solver,
         judge,
-        hypothesis_settings=settings(max_examples=ROUND_EXAMPLES, derandomize=False),
-        domain=domain,
-        pinned=PINNED_CASES,
-        breadth=breadth_cases(search_seed, sample),
-        golden=rest,
-        scope=scope_for(domain),
+        **audit_configuration(
+            domain,
+            search_seed,
+            options.time_budget,
+            options.max_examples,
+        ),
         on_example=on_example,
-        time_budget=options.time_budget,
-        max_examples=options.max_examples,
-        search_seed=search_seed,
         hard_stop=time.monotonic() + options.time_budget + HARD_STOP_GRACE,
-        scale=True,
         properties=[name for name in PROPERTIES if name not in options.skip],
         stop_at_first=options.stop_at_first,
     )

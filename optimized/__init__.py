@@ -15,12 +15,18 @@ checkers), :mod:`.integration` (drop-in use inside torch's partitioner),
 Proofs: proofs/04, 06, 07, 08, 09, 10, 12.
 """
 
-from .budgets import RuntimeMemoryFrontier, runtime_memory_frontier, selection_at
+from .budgets import (
+    RuntimeMemoryFrontier,
+    frontier_knapsack,
+    runtime_memory_frontier,
+    selection_at,
+)
 from .solver import dp_knapsack_sliding_hirschberg
 
 __all__ = [
     "RuntimeMemoryFrontier",
     "dp_knapsack_sliding_hirschberg",
+    "frontier_knapsack",
     "runtime_memory_frontier",
     "selection_at",
 ]

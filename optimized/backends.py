@@ -41,6 +41,10 @@ from typing import Protocol
 
 import torch
 
+from knapsack_audit.reference.table import backtrack
+
+from .config import current
+
 
 class ProfileBackend(Protocol):
     """What :mod:`.driver` needs from an array backend."""
@@ -128,20 +132,8 @@ class PythonBackend:
         rows = [[0] * (capacity + 1)]
         for item in items:
             rows.append(self._next_row(rows[-1], item))
-        saved, c = [], capacity
-        for k in range(len(items), 0, -1):
-            if rows[k][c] != rows[k - 1][c]:
-                saved.append(items[k - 1])
-                c -= self._weights[items[k - 1]]
-        return saved
+        return backtrack(self._weights, items, capacity, lambda k, c: rows[k + 1][c] != rows[k][c])
 
-
-WINDOW_MIN_COLUMNS = 1 << 10
-"""Rows narrower than this are computed whole, without the column window."""
-
-BOOL_TABLE_CELLS = 1 << 20
-"""``solve_small`` tables of at most this many cells use one ``bool`` per cell
-(three kernel launches per item); larger ones pack decisions into words."""
 
 DECISION_BYTES_FLOOR = 1 << 18
 """Packed decision words may use this many bytes even when one word row per
@@ -178,7 +170,7 @@ class TorchBackend:
     and ``words`` packed decision words of ``dtype`` (:func:`decision_words`),
     viewed by :meth:`solve_small` as rows of ``C' + 1`` words, item ``k`` in
     bit ``k % bits`` of row ``k // bits``. Tables of at most
-    :data:`BOOL_TABLE_CELLS` cells use a temporary ``bool`` table instead.
+    ``Config.bool_table_cells`` cells use a temporary ``bool`` table instead.
     Per item: two kernel launches in a profile, three in a ``bool`` table and
     seven in a packed one, each over the column window only.
     """
@@ -207,7 +199,7 @@ class TorchBackend:
 
     def small_items(self, capacity: int) -> int:
         packed = self._words.numel() // (capacity + 1) * self._bits
-        return max(packed, BOOL_TABLE_CELLS // (capacity + 1))
+        return max(packed, current().bool_table_cells // (capacity + 1))
 
     def _fill(
         self,
@@ -233,7 +225,7 @@ class TorchBackend:
         """
         weights, values = self._weights, self._values
         remaining = fitting_weight(weights, items, capacity)
-        if capacity < WINDOW_MIN_COLUMNS:
+        if capacity < current().window_min_columns:
             # Narrow rows: launches, not cells, are the cost, so skip the window.
             outside = None
             row[: capacity + 1].zero_()
@@ -320,20 +312,16 @@ class TorchBackend:
 
     def solve_small(self, items: Sequence[int], capacity: int) -> list[int]:
         record: _Recorder
-        if len(items) * (capacity + 1) <= BOOL_TABLE_CELLS:
+        if len(items) * (capacity + 1) <= current().bool_table_cells:
             record = _BoolRecorder(len(items), capacity)
         else:
             record = _PackedRecorder(self._words, self._bits, len(items), capacity)
         highs = self._fill(self._row, items, capacity, 0, record)
-        saved, c = [], capacity
-        for k in range(len(items) - 1, -1, -1):
-            w = self._weights[items[k]]
-            # Beyond hi_k every earlier item fits too, so taking k is strictly
-            # better there exactly as at hi_k (Lemma 4.4).
-            if w <= c and record.taken(k, min(c, highs[k])):
-                saved.append(items[k])
-                c -= w
-        return saved
+        # Beyond hi_k every earlier item fits too, so taking k is strictly
+        # better there exactly as at hi_k (Lemma 4.4).
+        return backtrack(
+            self._weights, items, capacity, lambda k, c: record.taken(k, min(c, highs[k]))
+        )
 
     def decision_table(
         self, items: Sequence[int], capacity: int, one_byte_each: bool = False
@@ -355,7 +343,7 @@ class TorchBackend:
             record = _PackedRecorder(self._words, self._bits, len(items), capacity)
         self._fill(self._row, items, capacity, None, record)
         row = [int(x) for x in self._row[: capacity + 1].tolist()]
-        weights = [self._weights[i] for i in items]
+        weights = self._weights
         if isinstance(record, _BoolRecorder):
             cells = memoryview(record.to_bytes())
             stride = capacity + 1
@@ -374,7 +362,7 @@ class TorchBackend:
 
 class DecisionTable:
     """What :meth:`TorchBackend.decision_table` recorded: ``row[c] = OPT(items, c)``
-    and item ``k``'s decision at column ``c`` in bit ``shifts[k]`` of
+    and item ``items[k]``'s decision at column ``c`` in bit ``shifts[k]`` of
     ``item_rows[k][c]`` (a packed word row shared by ``bits`` items, or one
     byte per decision with shift 0)."""
 
@@ -382,14 +370,14 @@ class DecisionTable:
         self,
         row: list[int],
         items: Sequence[int],
-        item_weights: list[int],
+        weights: Sequence[int],
         item_rows: Sequence[Sequence[int]],
         shifts: list[int],
     ) -> None:
         self.row = row
         self._items = list(items)
-        self._weights = item_weights
-        self._prefix = list(accumulate(item_weights))
+        self._weights = weights  # indexed by item
+        self._prefix = list(accumulate(weights[i] for i in items))
         self._item_words = item_rows
         self._shifts = shifts
 
@@ -404,22 +392,14 @@ class DecisionTable:
         taken (``v > 0``: at ``c``, ``OPT(k, c)`` is their total and
         ``OPT(k - 1, c)`` is that less ``v_k``), so all of them are saved.
         """
-        saved, c = [], capacity
-        weights, prefix, item_words, shifts = (
+        item_words, shifts = self._item_words, self._shifts
+        return backtrack(
             self._weights,
+            self._items,
+            capacity,
+            lambda k, c: item_words[k][c] >> shifts[k] & 1,
             self._prefix,
-            self._item_words,
-            self._shifts,
         )
-        for k in range(len(weights) - 1, -1, -1):
-            if c >= prefix[k]:
-                saved.extend(self._items[: k + 1])
-                break
-            w = weights[k]
-            if w <= c and item_words[k][c] >> shifts[k] & 1:
-                saved.append(self._items[k])
-                c -= w
-        return saved
 
 
 SPLIT_CHUNK = 1 << 16

@@ -20,7 +20,7 @@ types (splitting a few into bundles), never on items:
    depth-first branch and bound in efficiency order (Lemma 12.4): counts
    from the most down, cut by the floor of the LP bound, which never rises
    as a count falls, so the first cut ends a depth. It gives up after
-   :data:`SEARCH_MAX_NODES` branches, and then
+   ``Config.search_max_nodes`` branches, and then
 3. :func:`solve_counts` solves the same core on one profile row
    ``P[c] = OPT(types so far, c)`` of ``C + 1`` cells, with
    ``c = q w + r`` and ``X[q, r] = P[q w + r] - q v`` for a type ``(w, v)``
@@ -52,7 +52,7 @@ Exact: every row entry is the value of a count vector, at most
 path, with Python ints, runs.
 
 Cost: O(T log T) Python integer steps per bound round; at most
-:data:`SEARCH_MAX_NODES` branches of O(log T) for the search; per stage two
+``Config.search_max_nodes`` branches of O(log T) for the search; per stage two
 to six kernel launches over ``C + 1`` cells (the window stage touches ``(m +
 1) (C + 1)``); memory the row (``C + w_max`` cells of 4 or 8 bytes), for
 window stages a scratch row of at most ``2 C + w_max`` cells, for unbounded
@@ -69,7 +69,9 @@ from dataclasses import dataclass
 
 import torch
 
+from .config import current
 from .grouping import bundle_count, bundle_sizes
+from .reductions import efficiency_order, lp_slack
 
 MAX_BOUND_ROUNDS = 2
 """Rounds of :func:`fix_counts`; a second round re-runs the bound on the box the
@@ -101,33 +103,6 @@ def allowed_deviation(slack: int, cost: int) -> int:
     ``j * cost > slack`` is worth less than ``LB`` (Lemma 12.1), so
     ``j <= slack // cost``. Equality is kept: such a vector may be optimal."""
     return slack // cost
-
-
-def efficiency_order(
-    weights: Sequence[int], values: Sequence[int], types: Sequence[int]
-) -> list[int]:
-    """``types`` (each ``w_t >= 1``) by decreasing ``v_t / w_t``, exactly, ties by
-    ascending index: the order of the greedy fill, of the LP bound and of the
-    tie rule (proofs/12, "Ties").
-
-    A float key sorts first; values are shifted right by a common amount so
-    the quotient never overflows a float (a subnormal runtime scales the
-    others by up to 2**1074). An insertion pass with exact cross products
-    then repairs any pair the rounded key misordered (none, or a few
-    neighbours, so O(T) after the O(T log T) sort).
-    """
-    shift = max(0, max((values[t] for t in types), default=0).bit_length() - 1000)
-    order = sorted(types, key=lambda t: (-((values[t] >> shift) / weights[t]), t))
-    for i in range(1, len(order)):
-        j = i
-        while j:  # does order[j] precede order[j - 1]: greater v / w, or equal and lower index?
-            t, u = order[j], order[j - 1]
-            difference = values[t] * weights[u] - values[u] * weights[t]
-            if difference < 0 or (difference == 0 and t > u):
-                break
-            order[j - 1], order[j] = t, u
-            j -= 1
-    return order
 
 
 def fix_counts(
@@ -184,16 +159,13 @@ def fix_counts(
         # d_t = w_s v_t - v_s w_t; the Lagrangian bound times w_s is
         # v_s * room + sum over free copies of max(0, d_t).
         costs = [w_s * values[t] - v_s * weights[t] for t in free]
-        base = v_s * room
-        for (_, span), d in zip(spans, costs, strict=True):
-            if d > 0:
-                base += span * d
-        if w_s * (lower_bound + 1) > base:  # LB >= floor(U) >= OPT (R7)
+        gains = sum([span * d for (_, span), d in zip(spans, costs, strict=True) if d > 0])
+        slack = lp_slack(v_s, w_s, room, gains, lower_bound)
+        if slack is None:  # LB >= floor(U) >= OPT (R7)
             optimal = list(lo)
             for (t, _), count in zip(spans, taken, strict=True):
                 optimal[t] += count
             return CountRanges(lo, hi, room, optimal)
-        slack = base - w_s * lower_bound
         narrowed = False
         for (t, span), d in zip(spans, costs, strict=True):
             if d > 0 and span * d > slack:  # at most that many copies left out
@@ -319,15 +291,6 @@ def solve_counts(
     return counts
 
 
-SEARCH_MAX_NODES = 256
-""":func:`search_counts` gives up after this many branches (the solver then runs
-:func:`solve_counts`): a branch costs about 1 us of Python, a stage 15-60 us
-of kernel launches, so giving up wastes at most about 0.25 ms. Measured on
-the 22 golden ``flops`` calls of at least 100 items that the bound leaves
-open: 2 to 147 branches (median 21), 0.02-0.2 ms against 0.2-0.5 ms for the
-stages (in process, min of 20)."""
-
-
 def fractional_fill(
     weight_sums: Sequence[int],
     value_sums: Sequence[int],
@@ -359,7 +322,7 @@ def search_counts(
 ) -> list[int] | None:
     """The lex-max optimal count vector (as :func:`solve_counts`) by depth-first
     branch and bound (Lemma 12.4), or ``None`` after ``max_nodes`` branches
-    (default :data:`SEARCH_MAX_NODES`).
+    (default :attr:`.config.Config.search_max_nodes`).
 
     Same preconditions as :func:`solve_counts`. Types in :func:`efficiency_order`;
     at depth ``d`` the count of type ``d`` runs from its most down to 0, the
@@ -372,7 +335,7 @@ def search_counts(
     reaches the root's bound. Python integers throughout: exact.
     """
     if max_nodes is None:
-        max_nodes = SEARCH_MAX_NODES
+        max_nodes = current().search_max_nodes
     order = efficiency_order(weights, values, range(len(weights)))
     if not order:
         return []
@@ -444,20 +407,13 @@ def row_dtype(
     return None
 
 
-WINDOW_STAGE_CELLS = 1 << 17
-"""A bounded type is solved by one window stage when its window table (``(C + 1)
-(m + 1)`` cells) has at most this many cells, else by its bundles. Measured at
-C = 3029 (in process): a window stage of 36k-76k cells 39-58 us against 57-87
-us for its 4-5 bundles; at 185k cells 92 us against 90 us for 6 bundles."""
-
-
 def stage_kind(w: int, m: int, capacity: int) -> str:
     """How :func:`solve_counts` solves a type of weight ``w`` with ``m`` free copies:
     ``"unbounded"`` when ``m >= C // w`` (the copy limit cannot bind), else
     ``"bundle"`` for one or two bundles or a large window, else ``"window"``."""
     if m >= capacity // w:
         return "unbounded"
-    if m <= 2 or (capacity + 1) * (m + 1) > WINDOW_STAGE_CELLS:
+    if m <= 2 or (capacity + 1) * (m + 1) > current().window_stage_cells:
         return "bundle"
     return "window"
 

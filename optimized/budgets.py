@@ -18,7 +18,7 @@ large tables: :meth:`.backends.TorchBackend.decision_table`), so
 :func:`selection_at` backtracks the canonical selection (SPEC 6.1, the
 reference's) of any budget in O(n) time. Columns are in units of the
 weights' gcd (proofs/11, "Common factors"). When that table would exceed
-:data:`TABLE_MAX_BYTES` (or int64), the row is computed over the bundles of
+``Config.table_max_bytes`` (or int64), the row is computed over the bundles of
 identical items instead (:mod:`.grouping`, proofs/10 Lemma 10.2 at every
 capacity) and :func:`selection_at` runs the solver per budget, in O(Q)
 memory.
@@ -55,24 +55,13 @@ from knapsack_audit.reference.validation import (
     format_result,
     integer_runtimes,
     quantized_budget,
-    validate,
 )
 
 from .backends import DecisionTable, PythonBackend, TorchBackend, bits_per_word
-from .grouping import group, item_types, with_singletons
-from .solver import profile_dtype, require_solver_buffers, solve_integers
-
-TABLE_MAX_BYTES = 1 << 26
-"""The packed decision table of every budget (``ceil(n / 63) * (C + 1)`` int64
-words) is kept when it needs at most this many bytes (64 MiB, the size below
-which SPEC 1.6 checks nothing); beyond, and when the values do not fit int64,
-:func:`selection_at` runs the solver per budget. Tests set 0 to force that."""
-
-BYTE_TABLE_MAX_BYTES = 1 << 25
-"""Tables of at most this many cells (32 MiB) keep one byte per decision
-(three kernel launches per item instead of seven; the ``bytes`` copy doubles
-it for a moment, so at most :data:`TABLE_MAX_BYTES`); larger ones are packed.
-Tests set 0 to force the packed table."""
+from .config import current
+from .grouping import bundles_of, item_types
+from .reductions import Core, split_items
+from .solver import allocation_failure_as_memory_error, profile_dtype, read, solve_integers
 
 
 @dataclass(frozen=True)
@@ -112,6 +101,7 @@ class RuntimeMemoryFrontier:
         return tuple(Fraction(scaled, 1 << self._shift) for scaled in self._scaled_optima)
 
 
+@allocation_failure_as_memory_error
 def runtime_memory_frontier(
     memory: Sequence[float], runtime: Sequence[float], max_memory: float
 ) -> RuntimeMemoryFrontier:
@@ -125,22 +115,21 @@ def runtime_memory_frontier(
     >>> frontier.budgets, [str(v) for v in frontier.optima]
     ((0, 1, 2, 3, 4, 5), ['0', '1', '3', '4', '6', '7'])
     """
-    instance = validate(memory, runtime, max_memory)
-    require_solver_buffers(instance)
-    values, shift = integer_runtimes(instance.runtimes)
+    instance = read(memory, runtime, max_memory)  # 1. read
+    values, shift = integer_runtimes(instance.runtimes)  # 2. exact integers
     weights, capacity = instance.weights, instance.capacity
-    positive = [i for i in range(instance.n) if values[i] > 0 and weights[i] <= capacity]
-    forced = [i for i in positive if weights[i] == 0]
-    items = [i for i in positive if weights[i] > 0]
+    # 3. reduce: R1-R3 only (R4 and the bound hold for one budget, not all)
+    forced, items = split_items(weights, values, range(instance.n), capacity)
     # Both gcds change no comparison (proofs/11 "Common factors"): values by
-    # their gcd, and weights by theirs with column c read at c // step.
-    divisor = math.gcd(*(values[i] for i in items)) or 1
+    # their gcd (Core.divided), and weights by theirs with column c read at c // step.
     step = math.gcd(*(weights[i] for i in items)) or 1
-    reduced = [v // divisor if weights[i] else v for i, v in enumerate(values)]
     steps = [w // step for w in weights]
-    columns = min(capacity // step, sum(steps[i] for i in items))
-    table = _decision_table(steps, reduced, items, columns)
-    row = _profile(steps, reduced, items, columns) if table is None else table.row
+    core = Core(steps, values, tuple(items), capacity // step)
+    divisor = core.value_gcd
+    core = core.divided()
+    columns = min(core.capacity, sum(steps[i] for i in items))
+    table = _decision_table(core, columns)  # 4. solve, with every decision
+    row = _profile(core, columns) if table is None else table.row
     growth = [0, *(c for c in range(1, len(row)) if row[c] != row[c - 1])]
     base = sum(values[i] for i in forced)
     return RuntimeMemoryFrontier(
@@ -156,49 +145,48 @@ def runtime_memory_frontier(
     )
 
 
-def _decision_table(
-    weights: Sequence[int], values: Sequence[int], items: list[int], columns: int
-) -> DecisionTable | None:
-    """Every decision of the full table of ``items`` in index order: one byte
-    each up to :data:`BYTE_TABLE_MAX_BYTES`, else packed up to
-    :data:`TABLE_MAX_BYTES`; ``None`` beyond, or when values exceed int64."""
-    if not items or profile_dtype(sum(values[i] for i in items)) is None:
+def _decision_table(core: Core, columns: int) -> DecisionTable | None:
+    """Every decision of the full table of the core's items in index order: one
+    byte each up to ``Config.byte_table_max_bytes``, else packed up to
+    ``Config.table_max_bytes`` (:class:`.config.Config`); ``None`` beyond, or
+    when values exceed int64."""
+    items = core.items
+    if not items or profile_dtype(core.value_total) is None:
         return None
     cells = len(items) * (columns + 1)
-    if cells <= BYTE_TABLE_MAX_BYTES and 2 * cells <= TABLE_MAX_BYTES:
-        backend = TorchBackend(weights, values, columns, torch.int64, 1)
+    config = current()
+    if cells <= config.byte_table_max_bytes and 2 * cells <= config.table_max_bytes:
+        backend = TorchBackend(core.weights, core.values, columns, torch.int64, 1)
         return backend.decision_table(items, columns, one_byte_each=True)
     words = -(-len(items) // bits_per_word(torch.int64)) * (columns + 1)
-    if 8 * words > TABLE_MAX_BYTES:
+    if 8 * words > config.table_max_bytes:
         return None
-    backend = TorchBackend(weights, values, columns, torch.int64, words)
+    backend = TorchBackend(core.weights, core.values, columns, torch.int64, words)
     return backend.decision_table(items, columns)
 
 
-def _profile(
-    weights: Sequence[int], values: Sequence[int], items: list[int], columns: int
-) -> list[int]:
+def _profile(core: Core, columns: int) -> list[int]:
     """``P[c] = OPT(items, c)`` for ``c = 0..columns``, over the bundles of
     identical items (proofs/10, Lemma 10.2 at every capacity)."""
-    item_weights = [weights[i] for i in items]
-    item_values = [values[i] for i in items]
-    types = with_singletons(len(items), item_types(item_weights, item_values))
-    grouped = group(item_weights, item_values, types)
-    bundles = range(len(grouped.weights))
-    dtype = profile_dtype(sum(grouped.values))
+    bundles = bundles_of(
+        item_types([core.weights[i] for i in core.items], [core.values[i] for i in core.items])
+    )
+    indices = range(len(bundles.weights))
+    dtype = profile_dtype(sum(bundles.values))
     if dtype is None:
-        return PythonBackend(grouped.weights, grouped.values).profile(bundles, columns)
-    return TorchBackend(grouped.weights, grouped.values, columns, dtype, 1).profile(
-        bundles, columns
+        return PythonBackend(bundles.weights, bundles.values).profile(indices, columns)
+    return TorchBackend(bundles.weights, bundles.values, columns, dtype, 1).profile(
+        indices, columns
     )
 
 
+@allocation_failure_as_memory_error
 def selection_at(
     frontier: RuntimeMemoryFrontier, max_memory: float
 ) -> tuple[float, list[int], list[int]]:
     """An optimal selection at budget ``max_memory`` (quantized, at most ``Q``).
 
-    With the decision table (:data:`TABLE_MAX_BYTES`), the canonical
+    With the decision table (``Config.table_max_bytes``), the canonical
     selection of SPEC 6.1, the one :func:`knapsack_audit.reference.dp_knapsack`
     returns, by backtracking in O(n); otherwise the answer of
     :func:`~knapsack_audit.optimized.dp_knapsack_sliding_hirschberg` (one
@@ -223,3 +211,17 @@ def selection_at(
     instance = dataclasses.replace(instance, capacity=budget)
     saved = solve_integers(instance, list(instance.weights), list(frontier._values))
     return format_result(instance.runtimes, saved)
+
+
+def frontier_knapsack(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> tuple[float, list[int], list[int]]:
+    """Upstream's signature through the frontier: ``selection_at(
+    runtime_memory_frontier(memory, runtime, max_memory), max_memory)``, the
+    canonical selection of SPEC 6.1 (the reference's) where the decision table
+    fits, else the solver's answer; same validation and errors (SPEC 1).
+
+    >>> frontier_knapsack([1e-4] * 3, [1.0] * 3, 1e-4)
+    (1.0, [0], [2, 1])
+    """
+    return selection_at(runtime_memory_frontier(memory, runtime, max_memory), max_memory)

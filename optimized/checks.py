@@ -3,7 +3,7 @@
 Each checker recomputes its claim with the readable full table of
 :func:`knapsack_audit.reference.table.build_table` and raises
 ``AssertionError`` on a mismatch. They cost O(n * C) Python work per call, so
-the solver calls them only when :data:`.driver._DEBUG_CHECKS` is set (tests).
+the solver calls them only when :attr:`.config.Config.debug_checks` is set (tests).
 """
 
 from __future__ import annotations

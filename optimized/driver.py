@@ -9,7 +9,7 @@ Input (the output of :mod:`.reductions`): items with ``v_i > 0`` and
    most ``C``, save it (all values are positive). So below, the segment's
    total weight exceeds ``C``.
 2. If the segment has at most ``backend.small_items(C)`` items (and at most
-   :data:`_BASE_CASE_ITEMS`), solve it directly with a table of decision bits
+   :attr:`.config.Config.base_case_items`), solve it directly with a table of decision bits
    (``backend.solve_small``).
 3. Otherwise split it into halves ``A`` (first) and ``B`` (second), compute
    their profiles ``L`` and ``R`` for capacities ``0..C``, take the first
@@ -22,10 +22,9 @@ Input (the output of :mod:`.reductions`): items with ``v_i > 0`` and
 Recursion depth is ``ceil(log2(n / base))``; every call on a segment of ``m``
 items spends O(m * C) time and O(C) memory in the backend (proofs/08).
 
-Knobs (module-level, for tests, like sortedcontainers' ``_reset``):
-:data:`_BASE_CASE_ITEMS` (set it to 1 to force the deepest recursion on tiny
-inputs) and :data:`_DEBUG_CHECKS` (makes the driver call the invariant
-checkers of :mod:`.checks` at every step).
+Knobs (:class:`.config.Config`, for tests): ``base_case_items`` (1 forces
+the deepest recursion on tiny inputs) and ``debug_checks`` (makes the driver
+call the invariant checkers of :mod:`.checks` at every step).
 """
 
 from __future__ import annotations
@@ -34,13 +33,7 @@ from collections.abc import Sequence
 
 from . import checks
 from .backends import ProfileBackend
-
-_BASE_CASE_ITEMS = 1 << 30
-"""Upper limit on ``solve_small`` segments, on top of the backend's own
-(``backend.small_items``); tests lower it."""
-
-_DEBUG_CHECKS = False
-"""When true, every profile, split and selection is checked against the reference."""
+from .config import current
 
 
 def solve(
@@ -58,7 +51,7 @@ def solve(
     """
     saved: list[int] = []
     _solve_segment(backend, weights, values, list(items), capacity, saved)
-    if _DEBUG_CHECKS:
+    if current().debug_checks:
         checks.check_selection(weights, values, items, capacity, saved)
     return saved
 
@@ -75,16 +68,17 @@ def _solve_segment(
     if sum(weights[i] for i in items) <= capacity:
         saved.extend(items)
         return
-    if len(items) <= min(_BASE_CASE_ITEMS, backend.small_items(capacity)):
+    config = current()
+    if len(items) <= min(config.base_case_items, backend.small_items(capacity)):
         chosen = backend.solve_small(items, capacity)
-        if _DEBUG_CHECKS:
+        if config.debug_checks:
             checks.check_selection(weights, values, items, capacity, chosen)
         saved.extend(chosen)
         return
     middle = len(items) // 2
     left, right = items[:middle], items[middle:]
     split, value = backend.best_split(left, right, capacity)
-    if _DEBUG_CHECKS:
+    if config.debug_checks:
         checks.check_profile(backend.profile(left, capacity), weights, values, left, capacity)
         checks.check_profile(backend.profile(right, capacity), weights, values, right, capacity)
         checks.check_split(weights, values, left, right, capacity, split, value)

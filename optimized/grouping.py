@@ -18,9 +18,10 @@ selection maps to an optimal item selection (Lemma 10.2). About
 ``sum_t log2(m_t + 1)`` bundles replace ``n`` items.
 
 Copies: a type saved ``k`` times saves its ``k`` lowest-indexed copies
-(SPEC 6.3, :func:`canonical_copies`). Ungrouped selections are normalised the
-same way (:func:`normalise_copies`), so the choice among copies never
-depends on the path taken.
+(SPEC 6.3, :func:`lowest_copies`, the one place that rule is written: the
+bounded path, the bundles, the typed front of :mod:`.repeated` and the
+normalisation of ungrouped selections all map back through it), so the
+choice among copies never depends on the path taken.
 
 Types are keyed by the exact integers ``(w_i, v_i)`` (the quantized weight and
 the scaled runtime of SPEC 3.1): runtimes that differ in the last bit are
@@ -35,13 +36,41 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import compress, islice
+from itertools import compress
 
 
-def item_types(weights: Sequence[int], values: Sequence[int]) -> list[list[int]]:
-    """The types with at least two copies, each list ascending, ordered by first
-    copy; every item not listed is alone of its type. Time O(n) expected: C
-    loops (``set``, ``zip``, ``Counter``) plus one Python step per item.
+@dataclass(frozen=True)
+class Types:
+    """The item types of one instance, numbered by first copy (SPEC 6.3).
+
+    Attributes:
+        weights, values: ``w_t`` and ``v_t`` of each type ``t``.
+        copies: ``m_t``, how many items are of type ``t``.
+        of_item: the type of each item: a ``bytes`` string when there are at
+            most 256 types (C-speed mapping back), else a list.
+    """
+
+    weights: list[int]
+    values: list[int]
+    copies: list[int]
+    of_item: bytes | list[int]
+
+    @property
+    def saved_by_bundles(self) -> int:
+        """Items binary splitting removes: ``sum_t (m_t - bundles(m_t))``."""
+        return sum([m - bundle_count(m) for m in self.copies if m > 2])
+
+    def counts(self, saved: Sequence[int]) -> list[int]:
+        """How many copies of each type the selection ``saved`` holds."""
+        counts = [0] * len(self.copies)
+        for t in map(self.of_item.__getitem__, saved):
+            counts[t] += 1
+        return counts
+
+
+def item_types(weights: Sequence[int], values: Sequence[int]) -> Types:
+    """The types of the items ``(w_i, v_i)``, numbered by first copy. Time O(n)
+    expected: C loops (``zip``, ``Counter``, ``map``).
 
     Keyed by the pair ``(w_i, v_i)``: a tuple's hash mixes its fields, so
     values that are multiples of large powers of two (flop counts, whose int
@@ -49,67 +78,80 @@ def item_types(weights: Sequence[int], values: Sequence[int]) -> list[list[int]]
     """
     if len(weights) != len(values):
         raise ValueError(f"{len(weights)} weights but {len(values)} values")
-    if len(set(values)) == len(values):
-        # Distinct values, so distinct types: the common case of independent
-        # runtimes, decided by one set of ints (0.4 ms at n = 5000).
-        return []
     pairs = list(zip(weights, values, strict=True))
-    return repeated_types(pairs, type_counts(pairs))
+    copies = Counter(pairs)  # ordered by first copy
+    number = {pair: t for t, pair in enumerate(copies)}
+    ids = list(map(number.__getitem__, pairs))
+    return Types(
+        [w for w, _ in copies],
+        [v for _, v in copies],
+        list(copies.values()),
+        bytes(ids) if len(copies) <= 256 else ids,
+    )
 
 
-def repeated_types(
-    pairs: Sequence[tuple[int, int]], copies: Counter[tuple[int, int]]
-) -> list[list[int]]:
-    """:func:`item_types` from the pairs ``(w_i, v_i)`` and their :func:`type_counts`."""
-    if len(copies) == len(pairs):
-        return []
-    number = {pair: t for t, pair in enumerate(copies)}  # by first copy
-    members: list[list[int]] = [[] for _ in number]
-    appenders = [indices.append for indices in members]
-    for i, t in enumerate(map(number.__getitem__, pairs)):
-        appenders[t](i)
-    return [indices for indices in members if len(indices) > 1]
+_FLIP = bytes.maketrans(b"\x00\x01", b"\x01\x00")
 
 
-def with_singletons(n_items: int, repeated: Sequence[Sequence[int]]) -> list[list[int]]:
-    """Every type: the ``repeated`` ones, then each remaining item alone."""
-    alone = sorted(set(range(n_items)).difference(*repeated))
-    return [*map(list, repeated), *([i] for i in alone)]
+def lowest_copies(types: Types, counts: Sequence[int]) -> bytearray:
+    """SPEC 6.3: the selection saving the ``counts[t]`` lowest-indexed copies of
+    each type ``t``, as one byte per item (1: saved).
 
-
-def type_counts(pairs: Sequence[tuple[int, int]]) -> Counter[tuple[int, int]]:
-    """The copies of every type, ``pairs[i] = (w_i, v_i)``, ordered by first copy.
-    One C loop (``Counter``; a tuple's hash mixes its fields)."""
-    return Counter(pairs)
-
-
-def first_copies(
-    pairs: Sequence[tuple[int, int]],
-    copies: Counter[tuple[int, int]],
-    taken: dict[tuple[int, int], int],
-) -> list[int]:
-    """The ``taken[t]`` lowest-indexed items of each type ``t`` (SPEC 6.3), ascending.
-
-    The bijection of Lemma 10.2 from count vectors onto prefix selections, as
-    :func:`canonical_copies`, without per-type index lists: the types saved
-    whole are found in one C loop over the items, and each type saved in part
-    by one more that stops at its ``taken[t]``-th copy.
+    The bijection of Lemma 10.2 between count vectors ``0 <= k_t <= m_t`` and
+    the selections that save a prefix of each type's copies. With ``bytes``
+    types, in C loops: ``bytes.translate`` marks the types saved whole, and
+    each type saved in part is marked on the prefix that holds its ``k_t``
+    copies (:func:`first_items_end`), from the longest prefix down.
     """
-    full, partial = set(), []
-    for pair, count in taken.items():
-        if not 0 <= count <= copies[pair]:
-            raise ValueError(f"{count} copies requested of a type that has {copies[pair]}")
-        if count == copies[pair]:
-            full.add(pair)
-        elif count:
-            partial.append((pair, count))
-    items = range(len(pairs))
-    saved = list(compress(items, map(full.__contains__, pairs)))
-    for pair, count in partial:
-        saved += islice(compress(items, map(pair.__eq__, pairs)), count)
-    if partial:
-        saved.sort()
+    full, partial = bytearray(max(256, len(counts))), []
+    for t, (k, m) in enumerate(zip(counts, types.copies, strict=True)):
+        if not 0 <= k <= m:
+            raise ValueError(f"{k} copies requested of a type that has {m}")
+        if k == m:
+            full[t] = 1
+        elif k:
+            partial.append(t)
+    of_item = types.of_item
+    if isinstance(of_item, bytes):
+        saved = bytearray(of_item.translate(full))
+        ends = sorted(((first_items_end(of_item, t, counts[t]), t) for t in partial), reverse=True)
+        # A type marked earlier has every copy before this end saved.
+        for end, t in ends:
+            full[t] = 1
+            saved[:end] = of_item[:end].translate(full)
+        return saved
+    saved = bytearray(map(full.__getitem__, of_item))
+    left = {t: counts[t] for t in partial}
+    for i, t in enumerate(of_item):
+        if left.get(t):
+            saved[i] = 1
+            left[t] -= 1
     return saved
+
+
+def first_items_end(of_item: bytes, t: int, k: int) -> int:
+    """The least ``end`` such that ``of_item[:end]`` holds ``k`` items of type
+    ``t`` (``1 <= k <=`` its copies): the ``k`` lowest-indexed copies are the
+    type's items before ``end`` (SPEC 6.3). Bisection on ``bytes.count``."""
+    low, high = k, len(of_item)  # count(:low) <= k <= count(:high)
+    while low < high:
+        middle = (low + high) // 2
+        if of_item.count(t, 0, middle) < k:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+def ascending(selection: bytearray) -> list[int]:
+    """The saved items of a one-byte-per-item selection, ascending."""
+    return list(compress(range(len(selection)), selection))
+
+
+def descending_rest(selection: bytearray) -> list[int]:
+    """The items a one-byte-per-item selection leaves out, descending."""
+    n = len(selection)
+    return list(compress(range(n - 1, -1, -1), selection.translate(_FLIP)[::-1]))
 
 
 def bundle_sizes(copies: int) -> list[int]:
@@ -140,68 +182,36 @@ def bundle_count(copies: int) -> int:
 
 
 @dataclass(frozen=True)
-class Grouped:
-    """The bundle instance of one 0/1 instance.
+class Bundles:
+    """The bundle instance of some item types (every type split by
+    :func:`bundle_sizes`).
 
     Attributes:
         weights, values: of each bundle (``size * w_t``, ``size * v_t``).
         bundle_type: the type index of each bundle.
         bundle_size: the copies each bundle stands for.
-        types: the items of each type, ascending (:func:`item_types`).
     """
 
     weights: list[int]
     values: list[int]
     bundle_type: list[int]
     bundle_size: list[int]
-    types: list[list[int]]
+
+    def counts(self, n_types: int, bundles: Sequence[int]) -> list[int]:
+        """How many copies of each type the bundle selection ``bundles`` saves."""
+        counts = [0] * n_types
+        for b in bundles:
+            counts[self.bundle_type[b]] += self.bundle_size[b]
+        return counts
 
 
-def group(weights: Sequence[int], values: Sequence[int], types: Sequence[Sequence[int]]) -> Grouped:
-    """Split every type of ``types`` into bundles (:func:`bundle_sizes`)."""
+def bundles_of(types: Types) -> Bundles:
+    """Split every type into bundles (:func:`bundle_sizes`)."""
     bundle_weights, bundle_values, bundle_type, bundle_size = [], [], [], []
-    for t, copies in enumerate(types):
-        w, v = weights[copies[0]], values[copies[0]]
-        for size in bundle_sizes(len(copies)):
+    for t, (w, v, m) in enumerate(zip(types.weights, types.values, types.copies, strict=True)):
+        for size in bundle_sizes(m):
             bundle_weights.append(size * w)
             bundle_values.append(size * v)
             bundle_type.append(t)
             bundle_size.append(size)
-    return Grouped(bundle_weights, bundle_values, bundle_type, bundle_size, [*map(list, types)])
-
-
-def counts_of_bundles(grouped: Grouped, bundles: Sequence[int]) -> list[int]:
-    """How many copies of each type the bundle selection ``bundles`` saves."""
-    counts = [0] * len(grouped.types)
-    for b in bundles:
-        counts[grouped.bundle_type[b]] += grouped.bundle_size[b]
-    return counts
-
-
-def normalise_copies(
-    n_items: int, repeated: Sequence[Sequence[int]], saved: Sequence[int]
-) -> list[int]:
-    """``saved`` with the saved copies of each type moved to its lowest-indexed
-    copies (SPEC 6.3), ascending. Same weight and value (Lemma 10.0). Time O(n)."""
-    is_saved = bytearray(n_items)
-    for i in saved:
-        is_saved[i] = 1
-    for copies in repeated:
-        count = sum(is_saved[i] for i in copies)
-        for rank, i in enumerate(copies):
-            is_saved[i] = rank < count
-    return [i for i in range(n_items) if is_saved[i]]
-
-
-def canonical_copies(types: Sequence[Sequence[int]], counts: Sequence[int]) -> list[int]:
-    """The ``counts[t]`` lowest-indexed items of each type ``t`` (SPEC 6.3).
-
-    A bijection between count vectors ``0 <= k_t <= m_t`` and the selections
-    that save a prefix of each type's copies (Lemma 10.2).
-    """
-    saved: list[int] = []
-    for copies, count in zip(types, counts, strict=True):
-        if count > len(copies):
-            raise ValueError(f"{count} copies requested of a type that has {len(copies)}")
-        saved.extend(copies[:count])
-    return saved
+    return Bundles(bundle_weights, bundle_values, bundle_type, bundle_size)

@@ -33,16 +33,57 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import torch
 import torch._functorch.config as functorch_config
 import torch._functorch.partitioners as partitioners
 
-from knapsack_audit.reference.validation import quantized_budget, validate
+from knapsack_audit.reference.validation import (
+    SCALE,
+    BudgetTooLargeError,
+    quantized_budget,
+    validate,
+)
 
 from .budgets import RuntimeMemoryFrontier, runtime_memory_frontier, selection_at
 from .evaluator import FrontierKnapsackEvaluator
 from .solver import dp_knapsack_sliding_hirschberg
+
+SUPPORTED_TORCH = "2.10 to 2.15"
+"""The torch releases whose partitioner has every name this module patches
+(and whose ``knapsack.py`` has the off-by-one of pytorch issue #197871): the
+one place the project states the range."""
+
+
+@contextmanager
+def patch_partitioner(**replacements: Any) -> Iterator[dict[str, Any]]:
+    """Rebind module attributes of ``torch._functorch.partitioners`` for the
+    block (``patch_partitioner(dp_knapsack=solver)``) and restore them on exit,
+    also on exceptions; yields the originals by name. The one place the
+    project saves and restores the partitioner's names (integration, golden
+    capture, end-to-end tests). Not thread-safe (module attributes are
+    process-wide).
+
+    Raises:
+        RuntimeError: the installed torch's partitioner lacks one of the names
+            (detected on entry; nothing is patched then).
+    """
+    missing = [name for name in replacements if not hasattr(partitioners, name)]
+    if missing:
+        raise RuntimeError(
+            f"torch {torch.__version__}: torch._functorch.partitioners has no {missing}; "
+            f"supported: torch {SUPPORTED_TORCH}"
+        )
+    originals = {name: getattr(partitioners, name) for name in replacements}
+    for name, replacement in replacements.items():
+        setattr(partitioners, name, replacement)
+    try:
+        yield originals
+    finally:
+        for name, original in originals.items():
+            setattr(partitioners, name, original)
+
 
 SOLVER_NAME = "dp_knapsack_sliding_hirschberg"
 """The ``activation_memory_budget_solver`` value whose implementation we replace."""
@@ -54,20 +95,18 @@ PARTITIONER_ATTRIBUTE = "dp_knapsack_sliding_hirschberg"
 @contextmanager
 def use_optimized_solver() -> Iterator[None]:
     """Make torch's partitioner use our exact solver for the duration of the block."""
-    original = getattr(partitioners, PARTITIONER_ATTRIBUTE)
-    with functorch_config.patch(activation_memory_budget_solver=SOLVER_NAME):
-        setattr(partitioners, PARTITIONER_ATTRIBUTE, dp_knapsack_sliding_hirschberg)
-        try:
-            yield
-        finally:
-            setattr(partitioners, PARTITIONER_ATTRIBUTE, original)
+    with (
+        functorch_config.patch(activation_memory_budget_solver=SOLVER_NAME),
+        patch_partitioner(**{PARTITIONER_ATTRIBUTE: dp_knapsack_sliding_hirschberg}),
+    ):
+        yield
 
 
 EVALUATOR_ATTRIBUTE = "KnapsackEvaluator"
 """The name under which ``partitioners.py`` imported torch's evaluator class."""
 
 MULTI_CALL_ATTRIBUTES = ("dp_knapsack", "dp_knapsack_sliding_hirschberg")
-"""The solver names ``partitioners.py`` (torch 2.10-2.15) calls on its multi-call
+"""The solver names ``partitioners.py`` (:data:`SUPPORTED_TORCH`) calls on its multi-call
 paths: ``"dp"`` and the knee search of ``"dynamic_memory_budget_dp"``
 (``KnapsackEvaluator(...).get_knee_point_memory_budget(knapsack_algo=dp_knapsack)``
 then ``dp_knapsack`` at the knee), ``"dp_knapsack_sliding_hirschberg"``, and the
@@ -111,8 +150,11 @@ class FrontierSolver:
             instance = validate(memory, runtime, max_memory)
             # Budget 1.0 too: the partitioner's budgets lie in [0, 1] and the
             # table is capped at the items' total weight, so it costs nothing.
-            widest = max(max_memory, 1.0, sum(instance.weights) / 10000)
-            frontier = self._build(key, widest)
+            widest = max(max_memory, 1.0, sum(instance.weights) / SCALE)
+            try:
+                frontier = self._build(key, widest)
+            except BudgetTooLargeError:  # then only as wide as asked (SPEC 1.6 names that Q)
+                frontier = self._build(key, max_memory)
         self.calls += 1
         return selection_at(frontier, max_memory)
 
@@ -162,20 +204,8 @@ def serve_budgets_from_frontiers() -> Iterator[FrontierSolver]:
         RuntimeError: the installed torch's partitioner lacks one of the
             names (detected on entry; nothing is patched then).
     """
-    names = (*MULTI_CALL_ATTRIBUTES, EVALUATOR_ATTRIBUTE)
-    missing = [name for name in names if not hasattr(partitioners, name)]
-    if missing:
-        raise RuntimeError(
-            f"torch {torch.__version__}: torch._functorch.partitioners has no {missing}; "
-            "serve_budgets_from_frontiers supports torch 2.10-2.15"
-        )
-    originals = {name: getattr(partitioners, name) for name in names}
     solver = FrontierSolver()
-    for name in MULTI_CALL_ATTRIBUTES:
-        setattr(partitioners, name, solver)
-    setattr(partitioners, EVALUATOR_ATTRIBUTE, FrontierKnapsackEvaluator)
-    try:
+    replacements: dict[str, Any] = dict.fromkeys(MULTI_CALL_ATTRIBUTES, solver)
+    replacements[EVALUATOR_ATTRIBUTE] = FrontierKnapsackEvaluator
+    with patch_partitioner(**replacements):
         yield solver
-    finally:
-        for name, original in originals.items():
-            setattr(partitioners, name, original)

@@ -35,9 +35,12 @@ which is the precondition of :mod:`.driver`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import math
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
+
+from .config import current
 
 MAX_BOUND_ROUNDS = 5
 """Rounds of bound fixing: the greedy bound, then up to one round per window width
@@ -60,46 +63,122 @@ class Reduced:
     capacity: int
 
 
-def basic_reductions(
-    weights: Sequence[int], values: Sequence[int], items: Sequence[int], capacity: int
-) -> Reduced:
-    """Apply R1-R5 to ``items`` with budget ``capacity``. Time O(len(items))."""
+@dataclass(frozen=True)
+class Core:
+    """The typed intermediate between the stages: items of exact integer
+    ``weights`` and ``values`` (indexed by item) and a capacity.
+
+    What :func:`reduce_instance` leaves (``v_i > 0``, ``1 <= w_i <= capacity``
+    for every item of ``items``, which is the precondition of :mod:`.driver`,
+    :mod:`.frontier` and the backends), and what the solve stage of
+    :mod:`.solver` and the all-budgets frontier of :mod:`.budgets` take.
+    """
+
+    weights: Sequence[int]
+    values: Sequence[int]
+    items: tuple[int, ...]
+    capacity: int
+
+    @property
+    def cells(self) -> int:
+        """The cells of its full table: ``len(items) * (capacity + 1)``."""
+        return len(self.items) * (self.capacity + 1)
+
+    @property
+    def value_total(self) -> int:
+        """``sum(values[i] for i in items)``: every subset value lies in ``0..`` it."""
+        return sum(self.values[i] for i in self.items)
+
+    @property
+    def value_gcd(self) -> int:
+        """The gcd of its items' values (1 for no items)."""
+        return math.gcd(*(self.values[i] for i in self.items)) or 1
+
+    def divided(self) -> Core:
+        """The same core with its items' values divided by :attr:`value_gcd`
+        (same optimal selections, smaller numbers; proofs/07). Copies ``values``."""
+        values = list(self.values)
+        divisor = self.value_gcd
+        for i in self.items:
+            values[i] //= divisor
+        return Core(self.weights, values, self.items, self.capacity)
+
+
+def split_items(
+    weights: Sequence[int], values: Sequence[int], items: Iterable[int], capacity: int
+) -> tuple[list[int], list[int]]:
+    """R1-R3: ``(forced, free)``, the zero-weight items with ``v_i > 0`` (always
+    saved) and the items with ``v_i > 0`` and ``1 <= w_i <= capacity``; the
+    rest is never saved. Time O(len(items))."""
     forced: list[int] = []
     free: list[int] = []
     for i in items:
         if values[i] > 0 and weights[i] <= capacity:
             (free if weights[i] else forced).append(i)
+    return forced, free
+
+
+def basic_reductions(
+    weights: Sequence[int], values: Sequence[int], items: Iterable[int], capacity: int
+) -> Reduced:
+    """Apply R1-R5 to ``items`` with budget ``capacity``. Time O(len(items))."""
+    forced, free = split_items(weights, values, items, capacity)
     total = sum(weights[i] for i in free)
     if total <= capacity:
         return Reduced(tuple(forced + free), (), 0)
     return Reduced(tuple(forced), tuple(free), min(capacity, total))
 
 
-def _efficiency_order(
-    weights: Sequence[int], values: Sequence[int], items: Sequence[int]
+def efficiency_order(
+    weights: Sequence[int], values: Sequence[int], items: Sequence[int], *, exact: bool = True
 ) -> list[int]:
-    """Items by decreasing ``v/w`` (a float quotient, ties in the order given). The order
-    only affects how strong the bounds are, never their validity (the bound of
-    R6 holds for any ``r >= 0``), so rounding in the key is harmless; values
-    are shifted right by a common amount so the quotient never overflows."""
+    """``items`` (each ``w_i >= 1``, ascending) by decreasing ``v_i / w_i``, ties by
+    ascending index: the order of the greedy fill and of the LP bound (:func:`lp_slack`)
+    for items here and for types in :mod:`.bounded` (its tie rule, proofs/12
+    "Ties", needs ``exact``).
+
+    A float key sorts first; values are shifted right by a common amount so
+    the quotient never overflows a float (a subnormal runtime scales the
+    others by up to 2**1074). With ``exact``, an insertion pass with exact
+    cross products then repairs any pair the rounded key misordered (none, or
+    a few neighbours, so O(n) after the O(n log n) sort). Without it the
+    rounded order stands: the bound of R6 holds for any ``r >= 0``, so the
+    order only affects how strong it is, never its validity.
+    """
     shift = max(0, max((values[i] for i in items), default=0).bit_length() - 1000)
-    # ``items`` is ascending and the sort is stable: ties stay in index order.
-    return sorted(items, key=lambda i: -((values[i] >> shift) / weights[i]))
+    # stable: ties stay in the order given (ascending, from the reductions)
+    order = sorted(items, key=lambda i: -((values[i] >> shift) / weights[i]))
+    if not exact:
+        return order
+    for i in range(1, len(order)):
+        j = i
+        while j:  # does order[j] precede order[j - 1]: greater v / w, or equal and lower index?
+            t, u = order[j], order[j - 1]
+            difference = values[t] * weights[u] - values[u] * weights[t]
+            if difference < 0 or (difference == 0 and t > u):
+                break
+            order[j - 1], order[j] = t, u
+            j -= 1
+    return order
 
 
-WINDOW_HALF_WIDTHS = (4, 8, 32)
-"""Items on each side of the critical item that the window lower bound
-re-solves: the first window round uses the first width, a later one (if the
-core is still large) the next. Wider windows cost ``O(width**2)`` cells but
-fill the capacity more exactly, which strongly correlated and subset-sum
-instances need before any item can be fixed; the narrow first window is
-enough for uncorrelated and weakly correlated cores (measured, n = 100,
-Q = 1e5: 1.0 -> 0.7 ms and 1.3 -> 1.0 ms against widths (8, 32))."""
+def lp_slack(
+    critical_value: int, critical_weight: int, capacity: int, gains: int, lower_bound: int
+) -> int | None:
+    """The Dembo-Hammer bound (R6) against a lower bound, for items here and
+    types in :mod:`.bounded` (proofs/12 Lemma 12.1), all times ``w_s``.
 
-WINDOW_MIN_CELLS = 1 << 14
-"""A window of half-width 8 is solved only for cores whose table has more
-cells than this; the threshold scales with the square of the width
-(``WINDOW_MIN_CELLS * width**2 // 64``)."""
+    With ``r = v_s / w_s`` the critical efficiency and ``gains`` the sum of
+    the positive reduced costs ``d_i = w_s v_i - v_s w_i`` (per free copy),
+    ``w_s U = v_s C + gains``. Returns ``w_s (U - LB)``, the slack: a choice
+    costing more than it of the bound is worth less than ``LB``. ``None``
+    when ``LB >= floor(U) >= OPT`` (R7: the lower bound's selection is optimal).
+    """
+    base = critical_value * capacity + gains
+    if critical_weight * (lower_bound + 1) > base:
+        return None
+    return base - critical_weight * lower_bound
+
 
 WindowSolver = Callable[[Sequence[int], int], "list[int] | None"]
 """``solve(items, capacity)``: an optimal subset, or ``None`` to decline."""
@@ -126,7 +205,7 @@ def fix_by_bounds(
     items: Sequence[int],
     capacity: int,
     solve_window: WindowSolver | None = None,
-    half_width: int = WINDOW_HALF_WIDTHS[0],
+    half_width: int = 4,
 ) -> Fixing:
     """Fix items by the LP bound, or prove a known selection optimal.
 
@@ -138,7 +217,7 @@ def fix_by_bounds(
     (the "core problem"; both are feasible sets, proofs/07 R6). Time
     O(n log n) integer operations plus one window solve.
     """
-    order = _efficiency_order(weights, values, items)
+    order = efficiency_order(weights, values, items, exact=False)
     room, critical, incumbent = capacity, -1, []
     for position, i in enumerate(order):
         if weights[i] <= room:
@@ -157,10 +236,10 @@ def fix_by_bounds(
     # Reduced costs D_i are recomputed in each pass rather than stored: for
     # large n they are the biggest transient object here.
     positive = (w_s * values[i] - v_s * weights[i] for i in items)
-    base = v_s * capacity + sum(d for d in positive if d > 0)
-    if w_s * (lower_bound + 1) > base:  # LB >= floor(U) >= OPT (R7)
+    slack = lp_slack(v_s, w_s, capacity, sum(d for d in positive if d > 0), lower_bound)
+    if slack is None:  # LB >= floor(U) >= OPT (R7)
         return Fixing([], [], incumbent)
-    slack = base - w_s * lower_bound  # fix when |D_i| > slack
+    # fix when |D_i| > slack
     fixed_in, fixed_out = [], []
     for i in items:
         d = w_s * values[i] - v_s * weights[i]
@@ -205,21 +284,23 @@ def reduce_instance(
     :data:`MAX_BOUND_ROUNDS` rounds of bound fixing (each followed by the basic
     reductions on what is left). The first round uses the greedy bound; each
     later round whose core table is still large (more than
-    ``WINDOW_MIN_CELLS * width**2 // 64`` cells, and at least
+    ``window_min_cells * width**2 // 64`` cells, and at least
     ``4 * width`` items, twice the window) also solves the
-    next window of :data:`WINDOW_HALF_WIDTHS` (on small cores the DP is cheaper
-    than a window). Time O(n log n) per round plus at most one solve per width.
+    next window of ``window_half_widths`` (:class:`.config.Config`; on small
+    cores the DP is cheaper than a window). Time O(n log n) per round plus at
+    most one solve per width.
     """
     reduced = basic_reductions(weights, values, range(len(weights)), capacity)
     forced = list(reduced.forced)
-    widths = list(WINDOW_HALF_WIDTHS) if solve_window is not None else []
+    config = current()
+    widths = list(config.window_half_widths) if solve_window is not None else []
     for round_number in range(MAX_BOUND_ROUNDS if use_bounds else 0):
         if not reduced.free:
             break
         cells = len(reduced.free) * (reduced.capacity + 1)
         wide = (
             bool(widths)
-            and cells > WINDOW_MIN_CELLS * widths[0] ** 2 // 64
+            and cells > config.window_min_cells * widths[0] ** 2 // 64
             and 4 * widths[0] <= len(reduced.free)
         )
         half_width = widths.pop(0) if wide and round_number > 0 else 0

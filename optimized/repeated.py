@@ -9,15 +9,19 @@ speed (the entry types of each list, and one pass that numbers the raw pairs
 by first copy into a ``bytes`` string), plus a ``set`` of the first 257
 runtimes, and does every check, quantization and scaling once per distinct
 raw pair; ``bytes.translate`` and ``bytes.count`` give the types and their
-copies. :meth:`TypedCall.answer` maps the counts per type back to items in
-a few more ``bytes`` and ``compress`` passes.
+copies. :meth:`TypedCall.answer` maps the counts per type back to items
+through :func:`.grouping.lowest_copies` (a few more ``bytes`` and ``compress``
+passes). Every check is the reference's
+(:func:`~knapsack_audit.reference.validation.quantized_budget`,
+:func:`~knapsack_audit.reference.validation.as_finite_float`), run once per
+distinct raw pair: this module holds no validation rule of its own.
 
 Same answer as the general pipeline, bit for bit, whenever :func:`read_types`
 accepts a call (``tests/test_repeated.py`` checks it):
 
 - the same types in the same order: raw pairs ``(m_i, r_i)`` with equal
   quantized weight and equal ``float(r_i)`` merge into one type (SPEC 6.3),
-  numbered by first copy, as ``grouping.type_counts`` numbers the pairs
+  numbered by first copy, as :func:`.grouping.item_types` numbers the pairs
   ``(q_i, v_i)``; the runtimes are scaled by the same power of two as
   ``integer_runtimes`` (the largest denominator of the distinct ones is that
   of all of them);
@@ -36,19 +40,22 @@ safe: the general pipeline answers every valid call.
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import compress, count
-from typing import cast
+from itertools import count
+from typing import TypeVar
 
-from knapsack_audit.reference.validation import SCALE, integer_runtimes, quantize
+from knapsack_audit.reference.validation import (
+    as_finite_float,
+    integer_runtimes,
+    quantized_budget,
+)
 
-from .grouping import bundle_count
+from .grouping import Types, ascending, descending_rest, lowest_copies
 
 _NUMBERS = frozenset((float, int))
-_FLIP = bytes.maketrans(b"\x00\x01", b"\x01\x00")
+_T = TypeVar("_T")
 
 
 MAX_RAW_PAIRS = 256
@@ -73,68 +80,32 @@ against 1.55 ms without the front."""
 class TypedCall:
     """A validated call as item types (SPEC 1, 2, 3.1, 6.3).
 
-    ``weights[t]``, ``values[t]`` (runtimes times ``2**shift``, exact
-    integers) and ``copies[t]`` per type ``t``, numbered by first copy;
-    ``capacity`` the quantized budget; byte ``item_types[i]`` the type of item ``i``.
+    ``types`` (values: runtimes times ``2**shift``, exact integers; ``of_item``
+    a ``bytes`` string), ``capacity`` the quantized budget.
     """
 
-    weights: list[int]
-    values: list[int]
-    copies: list[int]
+    types: Types
     capacity: int
     shift: int
-    item_types: bytes
 
     @property
     def n(self) -> int:
         """Number of items."""
-        return len(self.item_types)
+        return len(self.types.of_item)
 
     @property
     def weight_total(self) -> int:
         """``sum_i q_i``."""
-        return sum(map(int.__mul__, self.weights, self.copies))
+        return sum(map(int.__mul__, self.types.weights, self.types.copies))
 
-    def answer(self, counts: Sequence[int]) -> tuple[float, list[int], list[int]]:
+    def answer(self, counts: list[int]) -> tuple[float, list[int], list[int]]:
         """SPEC 7's triple for ``counts[t]`` copies of each type: the
         lowest-indexed ones (SPEC 6.3), ``saved`` ascending, ``recomputable``
         descending, the value ``float`` of the exact sum (SPEC 7.1)."""
-        saving = bytearray(256)  # saving[t]: type t's copies are saved (so far)
-        partial = []
-        for t, (k, m) in enumerate(zip(counts, self.copies, strict=True)):
-            if not 0 <= k <= m:
-                raise ValueError(f"{k} copies requested of a type that has {m}")
-            if k == m:
-                saving[t] = 1
-            elif k:
-                partial.append((first_items_end(self.item_types, t, k), t))
-        saved = bytearray(self.item_types.translate(saving))
-        # A partial type's saved copies are its copies before its end. From the
-        # largest end down, each prefix is re-marked with the type added: a
-        # type marked earlier has every copy before this end saved.
-        for end, t in sorted(partial, reverse=True):
-            saving[t] = 1
-            saved[:end] = self.item_types[:end].translate(saving)
-        total = sum(map(int.__mul__, counts, self.values))
+        selection = lowest_copies(self.types, counts)
+        total = sum(map(int.__mul__, counts, self.types.values))
         value = total / (1 << self.shift)  # correctly rounded (exact ints)
-        n = len(saved)
-        ascending = list(compress(range(n), saved))
-        descending = list(compress(range(n - 1, -1, -1), saved.translate(_FLIP)[::-1]))
-        return value, ascending, descending
-
-
-def first_items_end(item_types: bytes, t: int, k: int) -> int:
-    """The least ``end`` such that ``item_types[:end]`` holds ``k`` items of type
-    ``t`` (``1 <= k <=`` its copies): the ``k`` lowest-indexed copies are the
-    type's items before ``end`` (SPEC 6.3). Bisection on ``bytes.count``."""
-    low, high = k, len(item_types)  # count(:low) <= k <= count(:high)
-    while low < high:
-        middle = (low + high) // 2
-        if item_types.count(t, 0, middle) < k:
-            low = middle + 1
-        else:
-            high = middle
-    return low
+        return value, ascending(selection), descending_rest(selection)
 
 
 def read_types(
@@ -142,9 +113,9 @@ def read_types(
 ) -> TypedCall | None:
     """The call as item types, or ``None`` for the general pipeline (module
     docstring): grouping must remove at least ``min_saved_items`` items by
-    binary splitting (:func:`.grouping.bundle_count`, as ``solve_integers``
-    decides), into at most ``max_types`` types, from at most
-    :data:`MAX_RAW_PAIRS` distinct raw pairs."""
+    binary splitting (:attr:`.grouping.Types.saved_by_bundles`, as
+    ``solve_integers`` decides), into at most ``max_types`` types, from at
+    most :data:`MAX_RAW_PAIRS` distinct raw pairs."""
     if type(memory) not in (list, tuple) or type(runtime) not in (list, tuple):
         return None
     assert isinstance(memory, (list, tuple)) and isinstance(runtime, (list, tuple))
@@ -162,7 +133,7 @@ def read_types(
             # raw pairs than a byte numbers. The general pipeline (decided
             # first: the common case of independent runtimes).
             return None
-    budget = _valid_memory(max_memory)
+    budget = _or_none(quantized_budget, max_memory)
     if budget is None:
         return None
     # Each distinct raw pair numbered by its first copy, in C loops: the probe,
@@ -182,8 +153,8 @@ def read_types(
         raw_ids += bytes(map(number, zip(*rest, strict=True)))
     except ValueError:  # more than MAX_RAW_PAIRS distinct pairs: not a byte
         return None
-    quantized = [_valid_memory(m) for m, _ in numbering]
-    floats = [_finite_float(r) for _, r in numbering]
+    quantized = [_or_none(quantized_budget, m) for m, _ in numbering]
+    floats = [_or_none(as_finite_float, r) for _, r in numbering]
     if None in quantized or None in floats:
         return None
     # integer_runtimes on the distinct runtimes: the same shift as on all
@@ -192,15 +163,16 @@ def read_types(
     weights, values, type_of = merge_types(quantized, scaled)  # type: ignore[arg-type]
     if len(weights) > max_types:
         return None
-    item_types = raw_ids.translate(bytes(type_of).ljust(256, b"\0"))
-    copies = list(map(item_types.count, range(len(weights))))
+    of_item = raw_ids.translate(bytes(type_of).ljust(256, b"\0"))
+    copies = list(map(of_item.count, range(len(weights))))
     try:  # SPEC 1.3: sum |r_i| must be a finite float64
         sum(abs(v) * m for v, m in zip(values, copies, strict=True)) / (1 << shift)
     except OverflowError:
         return None
-    if sum([m - bundle_count(m) for m in copies if m > 2]) < min_saved_items:
+    types = Types(weights, values, copies, of_item)
+    if types.saved_by_bundles < min_saved_items:
         return None
-    return TypedCall(weights, values, copies, budget, shift, item_types)
+    return TypedCall(types, budget, shift)
 
 
 def merge_types(weights: list[int], values: list[int]) -> tuple[list[int], list[int], list[int]]:
@@ -213,23 +185,13 @@ def merge_types(weights: list[int], values: list[int]) -> tuple[list[int], list[
     return [q for q, _ in number], [v for _, v in number], type_of
 
 
-def _valid_memory(value: object) -> int | None:
-    """``quantize(float(value))`` (SPEC 2.1, the reference's one definition) for a
-    finite ``value >= 0`` whose product with ``SCALE`` is finite (SPEC 1.3,
-    1.5), else ``None``."""
-    as_float = _finite_float(value)
-    if as_float is None or not (as_float >= 0 and math.isfinite(as_float * SCALE)):
-        return None
-    return quantize(as_float)
-
-
-def _finite_float(value: object) -> float | None:
-    """``float(value)`` when finite (SPEC 1.3), else ``None``."""
+def _or_none(check: Callable[[object], _T], value: object) -> _T | None:
+    """``check(value)``, or ``None`` where it raises SPEC 1's errors (the
+    general pipeline then raises them with their messages)."""
     try:
-        as_float = float(cast(float, value))  # a float or an int: read_types checked
-    except OverflowError:
+        return check(value)
+    except (TypeError, ValueError):
         return None
-    return as_float if math.isfinite(as_float) else None
 
 
 def _numbers_only(memory: Sequence[object], runtime: Sequence[object]) -> bool:

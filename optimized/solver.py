@@ -7,44 +7,57 @@ Find ``S`` maximising ``sum(v_i for i in S)`` subject to
 
     OPT(i, c) = max(OPT(i-1, c), v_i + OPT(i-1, c - w_i))   (second term if w_i <= c)
 
-Pipeline:
+Pipeline (the call sequence of :func:`dp_knapsack_sliding_hirschberg`, stage
+for stage; :func:`.budgets.runtime_memory_frontier` runs stages 1, 2, 3 and
+the reductions' R1-R3 of the same modules):
 
-0. A call with repeated items (a real model's repeated blocks) is read as item
-   types by :func:`.repeated.read_types` (validation, quantization and scaling
-   once per distinct raw pair) and solved by :func:`.bounded.optimal_counts`;
-   :meth:`.repeated.TypedCall.answer` saves each type's lowest-indexed copies.
-   Whatever it declines (invalid input, no copies, too many types) takes
-   steps 1 to 6, which give the same answer (tests/test_repeated.py).
-1. :func:`~knapsack_audit.reference.validation.validate` (SPEC 1, 2), then the
-   buffer check of SPEC 1.6 from ``n`` and ``Q`` before any allocation.
-2. Exact integers: runtimes scaled by one power of two
+1. *Read* (:func:`read`): SPEC 1 and 2 by
+   :func:`~knapsack_audit.reference.validation.validate`, the one validator,
+   then the buffer check of SPEC 1.6 from ``n`` and ``Q`` before any
+   allocation. Its fast path (:func:`read_types`): a call with repeated items
+   (a real model's repeated blocks) is read as item types by
+   :func:`.repeated.read_types`, the reference's checks once per distinct raw
+   pair, and goes straight to stage 3's :func:`solve_types`; whatever it
+   declines (invalid input, no copies, too many types) or the bounded path
+   declines takes the general path, which gives the same answer
+   (tests/test_repeated.py).
+2. *Exact integers*: runtimes scaled by one power of two
    (:func:`~knapsack_audit.reference.validation.integer_runtimes`).
-3. Identical items (equal quantized weight and equal runtime) become one
-   item type when binary splitting would remove items. The bounded knapsack
-   over the types is solved by :mod:`.bounded` (proofs/12): the LP bound
-   narrows each type's count to a range, a branch and bound solves the few
-   types left open, or, if it gives up, a few kernel launches per open type
-   on one profile row. Where it declines, each
-   type is split into bundles of 1, 2, 4, ... copies (:mod:`.grouping`,
-   proofs/10) and steps 4 and 5 run on the bundles. Either way the answer
-   maps back to counts per type and to each type's lowest-indexed copies
-   (SPEC 6.3; ungrouped answers are normalised the same way).
-4. Exact reductions (:mod:`.reductions`, proofs/07): drop ``v_i <= 0`` and
-   ``w_i > Q``, save zero-weight positive items, save everything if it fits,
-   cap the capacity, fix items by the LP (Dembo-Hammer) bound; then divide the
-   remaining values by their gcd.
-5. The remaining *core* is solved by the Hirschberg driver (:mod:`.driver`,
-   proofs/06) over an array backend (:mod:`.backends`): sliding-window rows
-   computed only on the columns that can matter (proofs/04, Lemma 4.4) and
-   base cases with packed decision bits (Lemma 4.3), in ``torch.int32`` or
-   ``torch.int64`` when the core's total value fits (exact: every table entry
-   is the value of a subset, at most that total), else in Python integers
-   (exact for any magnitude). A core whose whole table has at most
-   :data:`PYTHON_TABLE_CELLS` cells is solved by one Python-int table (there,
-   kernel launches would cost more than the cells). A core of at
-   most 62 items with a large capacity first tries the sparse Pareto frontier
-   (:mod:`.frontier`, proofs/09), which gives up beyond ``(C + 1) / 16`` states.
-6. :func:`~knapsack_audit.reference.validation.format_result` (SPEC 7).
+3. *Solve* (:func:`solve_integers`), on one of three inputs:
+
+   - item types (:func:`.grouping.item_types`: equal quantized weight and
+     equal runtime), when binary splitting would remove items:
+     :func:`solve_types`, the bounded knapsack of :mod:`.bounded`
+     (proofs/12: the LP bound narrows each type's count to a range, a branch
+     and bound solves the few types left open or, if it gives up, a few
+     kernel launches per open type on one profile row); where it declines,
+     :func:`solve_bundles`: each type split into bundles of 1, 2, 4, ...
+     copies (:mod:`.grouping`, proofs/10), solved as items below;
+   - items (:func:`solve_items`): *reduce* (:func:`.reductions.reduce_instance`,
+     proofs/07: drop ``v_i <= 0`` and ``w_i > Q``, save zero-weight positive
+     items, save everything if it fits, cap the capacity, fix items by the LP
+     (Dembo-Hammer) bound, :func:`.reductions.lp_slack` in
+     :func:`.reductions.efficiency_order`, the bound and order :mod:`.bounded`
+     uses too) to a :class:`.reductions.Core`, divide its values by their gcd,
+     then :func:`solve_core`: a core whose whole table has at most
+     ``Config.python_table_cells`` cells by one Python-int table (there, kernel
+     launches would cost more than the cells); a core of at most 62 items
+     with a large capacity first by the sparse Pareto frontier
+     (:mod:`.frontier`, proofs/09), which gives up beyond ``(C + 1) / 16``
+     states; else the Hirschberg driver (:mod:`.driver`, proofs/06) over an
+     array backend (:mod:`.backends`): sliding-window rows computed only on
+     the columns that can matter (proofs/04, Lemma 4.4) and base cases with
+     packed decision bits (Lemma 4.3), in ``torch.int32`` or ``torch.int64``
+     when the core's total value fits (exact: every table entry is the value
+     of a subset, at most that total), else in Python integers (exact for any
+     magnitude). Every table is read back by the one canonical backtracking,
+     :func:`knapsack_audit.reference.table.backtrack`.
+
+4. *Map back* (:func:`.grouping.lowest_copies`, SPEC 6.3): counts per type,
+   from the bounded path, from the bundles, or counted in an item-by-item
+   answer, become each type's lowest-indexed copies.
+5. *Format*: :func:`~knapsack_audit.reference.validation.format_result`
+   (SPEC 7), or :meth:`.repeated.TypedCall.answer` on the fast path.
 
 Invariants: a profile row ``P`` after items ``A`` holds ``P[c] = OPT(A, c)``
 for ``0 <= c <= C`` (proofs/04); the split ``c*`` maximises
@@ -62,7 +75,8 @@ plus O(n); independent of ``n`` at fixed ``C``.
 Equivalent to, but faster than: :func:`knapsack_audit.reference.dp_knapsack`
 (the values are equal; the selection may differ among ties, SPEC 6.2).
 
-Unlike upstream ``dp_knapsack_sliding_hirschberg`` (torch 2.10-2.14), the
+Unlike upstream ``dp_knapsack_sliding_hirschberg`` (torch
+:data:`.integration.SUPPORTED_TORCH`), the
 right half gets ``C - c*`` units, not one more (pytorch issue #197871), so the
 result is never over budget; arithmetic is exact rather than float32.
 
@@ -76,8 +90,8 @@ References:
 from __future__ import annotations
 
 import functools
-import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
 
 import torch
 
@@ -99,41 +113,16 @@ from .backends import (
     TorchBackend,
     decision_words,
 )
-from .frontier import MAX_ITEMS, solve_by_frontier
-from .grouping import (
-    bundle_count,
-    canonical_copies,
-    counts_of_bundles,
-    first_copies,
-    group,
-    normalise_copies,
-    repeated_types,
-    type_counts,
-    with_singletons,
-)
-from .reductions import reduce_instance
-
-_FRONTIER_MAX_ITEMS = MAX_ITEMS
-"""Cores of at most this many items try the sparse frontier (:mod:`.frontier`)
-first when their dense table would have at least :data:`_FRONTIER_MIN_CELLS`
-cells; tests set these knobs to force or disable it."""
-
-_FRONTIER_MIN_CELLS = 1 << 22
+from .config import current
+from .frontier import solve_by_frontier
+from .grouping import Types, ascending, bundles_of, item_types, lowest_copies
+from .reductions import Core, WindowSolver, reduce_instance
+from .repeated import TypedCall
 
 FRONTIER_STATES_PER_UNIT = 16
 """The frontier gives up beyond ``(C + 1) // 16`` states: a merge of ``F``
 states costs about as much as ``16 F`` dense cells, and its buffers stay below
 the dense backend's (proofs/08)."""
-
-PYTHON_TABLE_CELLS = 1 << 12
-"""Cores (and lower-bound windows) whose whole decision table has at most this
-many cells are solved by :class:`.PythonBackend`'s table: about 60 ns per
-cell against about 6 us per kernel launch, three launches per item. This
-bounds the Python work per cell to a constant number of cells per call."""
-
-_BOUNDED_TYPES = True
-"""Knob for tests: when false, repeated types always go through bundles
-(:func:`_solve_items`) instead of :mod:`.bounded`."""
 
 BOUNDED_MAX_TYPES = 256
 """:mod:`.bounded` is tried only on at most this many types: its bound costs
@@ -148,19 +137,6 @@ one per bundle of a type split into bundles); above it the bundle path runs.
 Each stage keeps one decision row of ``C + 1`` cells of at most 8 bytes, so
 the decisions stay within ``192 (C + 1)`` bytes; the golden calls need at
 most 19 stages (proofs/12, "Cost")."""
-
-_TYPED_FRONT = True
-"""Knob for tests: when false, calls with repeated items skip
-:func:`.repeated.read_types` and take the general pipeline (validate,
-integer runtimes, types from the pairs, :func:`.grouping.first_copies`)."""
-
-_BOUND_FIXING = True
-"""Knob for tests: when false, skip the LP-bound fixing so the DP sees larger cores."""
-
-_GROUPING_MIN_SAVED_ITEMS = 1
-"""Identical items are solved as bundles when binary splitting removes at least
-this many items (:func:`solve_integers`); tests set 0 to force grouping on
-every instance, even one without three copies of any type."""
 
 PYTHON_CELL_BYTES = 48
 """Upper estimate of one Python-int row cell (list slot plus int object); the
@@ -186,20 +162,20 @@ def profile_dtype(total_value: int) -> torch.dtype | None:
     return None
 
 
-_Solver = Callable[[list[float], list[float], float], tuple[float, list[int], list[int]]]
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 
-def _allocation_failure_as_memory_error(solver: _Solver) -> _Solver:
+def allocation_failure_as_memory_error(entry: Callable[_P, _R]) -> Callable[_P, _R]:
     """Turn torch's ``DefaultCPUAllocator: can't allocate memory`` (a ``RuntimeError``)
-    into ``MemoryError`` (SPEC 1.10): the budget check comes first, but an
-    allocation can still fail (other threads, a limit the check cannot see)."""
+    into ``MemoryError`` (SPEC 1.10) for an entry point: the budget check comes
+    first, but an allocation can still fail (other threads, a limit the check
+    cannot see)."""
 
-    @functools.wraps(solver)
-    def guarded(
-        memory: list[float], runtime: list[float], max_memory: float
-    ) -> tuple[float, list[int], list[int]]:
+    @functools.wraps(entry)
+    def guarded(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         try:
-            return solver(memory, runtime, max_memory)
+            return entry(*args, **kwargs)
         except RuntimeError as error:
             if "can't allocate memory" not in str(error):
                 raise
@@ -209,7 +185,7 @@ def _allocation_failure_as_memory_error(solver: _Solver) -> _Solver:
     return guarded
 
 
-@_allocation_failure_as_memory_error
+@allocation_failure_as_memory_error
 def dp_knapsack_sliding_hirschberg(
     memory: list[float], runtime: list[float], max_memory: float
 ) -> tuple[float, list[int], list[int]]:
@@ -243,26 +219,42 @@ def dp_knapsack_sliding_hirschberg(
     >>> dp_knapsack_sliding_hirschberg([1e-4] * 3, [1.0] * 3, 1e-4)
     (1.0, [0], [2, 1])
     """
-    if _TYPED_FRONT and _BOUNDED_TYPES:
-        typed = repeated.read_types(
-            memory, runtime, max_memory, _GROUPING_MIN_SAVED_ITEMS, BOUNDED_MAX_TYPES
-        )
-        if typed is not None and (
-            buffers_always_fit(typed.capacity)
-            or solver_buffer_bytes(typed.n, typed.capacity, typed.weight_total)[0]
-            <= ALWAYS_FITS_BYTES
-        ):  # else the general path checks SPEC 1.6
-            counts = bounded.optimal_counts(
-                typed.weights, typed.values, typed.copies, typed.capacity, BOUNDED_MAX_STAGES
-            )
-            if counts is not None:
-                return typed.answer(counts)
+    typed = read_types(memory, runtime, max_memory)  # 1. read: the typed fast path
+    if typed is not None:
+        counts = solve_types(typed.types, typed.capacity)  # 3. solve
+        if counts is not None:
+            return typed.answer(counts)  # 4. map back, 5. format
+    instance = read(memory, runtime, max_memory)  # 1. read
+    values, _ = integer_runtimes(instance.runtimes)  # 2. exact integers
+    saved = solve_integers(instance, list(instance.weights), values)  # 3, 4
+    return format_result(instance.runtimes, saved)  # 5. format
+
+
+def read_types(memory: object, runtime: object, max_memory: object) -> TypedCall | None:
+    """Stage 1's fast path: a call with repeated items as item types
+    (:func:`.repeated.read_types`), when grouping would pay, the bounded path
+    may run, and its buffers need no SPEC 1.6 check; else ``None``."""
+    config = current()
+    if not (config.typed_front and config.bounded_types):
+        return None
+    typed = repeated.read_types(
+        memory, runtime, max_memory, config.grouping_min_saved_items, BOUNDED_MAX_TYPES
+    )
+    if typed is None or not (
+        buffers_always_fit(typed.capacity)
+        or solver_buffer_bytes(typed.n, typed.capacity, typed.weight_total)[0] <= ALWAYS_FITS_BYTES
+    ):  # the general path checks SPEC 1.6
+        return None
+    return typed
+
+
+def read(memory: object, runtime: object, max_memory: object) -> Instance:
+    """Stage 1: SPEC 1 and 2 (:func:`~knapsack_audit.reference.validation.validate`,
+    the one validator), then SPEC 1.6 for the solver's buffers from ``n`` and
+    ``Q``, before any allocation."""
     instance = validate(memory, runtime, max_memory)
     require_solver_buffers(instance)
-    values, _ = integer_runtimes(instance.runtimes)
-    return format_result(
-        instance.runtimes, solve_integers(instance, list(instance.weights), values)
-    )
+    return instance
 
 
 def solver_buffer_bytes(n: int, capacity: int, weight_total: int) -> tuple[int, str]:
@@ -297,85 +289,91 @@ def require_solver_buffers(instance: Instance) -> None:
 
 
 def solve_integers(instance: Instance, weights: list[int], values: list[int]) -> list[int]:
-    """An optimal selection for the exact integers ``weights``, ``values`` and
-    ``instance.capacity``, copies chosen as SPEC 6.3 says.
+    """Stages 3 and 4: an optimal selection for the exact integers ``weights``,
+    ``values`` and ``instance.capacity``, copies chosen as SPEC 6.3 says.
 
     Items of one type ``(w_i, v_i)`` are solved as one bounded item type
-    (:mod:`.bounded`, proofs/12), or as bundles (:mod:`.grouping`, proofs/10)
-    when that declines, whenever binary splitting would remove at least
-    :data:`_GROUPING_MIN_SAVED_ITEMS` items; either way each type's saved
-    copies are its lowest-indexed ones.
+    (:func:`solve_types`), or as bundles (:func:`solve_bundles`) when that
+    declines, whenever binary splitting would remove at least
+    ``Config.grouping_min_saved_items`` items; else item by item
+    (:func:`solve_items`). Every path maps back through
+    :func:`.grouping.lowest_copies`, so each type's saved copies are its
+    lowest-indexed ones.
     """
-    if _GROUPING_MIN_SAVED_ITEMS > 0 and len(set(values)) == len(values):
+    min_saved_items = current().grouping_min_saved_items
+    if min_saved_items > 0 and len(set(values)) == len(values):
         # Distinct values, so distinct types: the common case of independent
         # runtimes, decided by one set of ints (0.4 ms at n = 5000).
-        return sorted(_solve_items(instance, weights, values, windows=True))
-    pairs = list(zip(weights, values, strict=True))
-    copies = type_counts(pairs)
-    saved_items = sum([m - bundle_count(m) for m in copies.values() if m > 2])
-    if saved_items >= _GROUPING_MIN_SAVED_ITEMS:
-        counts = None
-        if _BOUNDED_TYPES and len(copies) <= BOUNDED_MAX_TYPES:
-            counts = bounded.optimal_counts(
-                [w for w, _ in copies],
-                [v for _, v in copies],
-                list(copies.values()),
-                instance.capacity,
-                BOUNDED_MAX_STAGES,
-            )
-        if counts is not None:
-            return first_copies(pairs, copies, dict(zip(copies, counts, strict=True)))
-        types = with_singletons(len(weights), repeated_types(pairs, copies))
-        grouped = group(weights, values, types)
-        bundles = _solve_items(instance, grouped.weights, grouped.values, windows=False)
-        return canonical_copies(types, counts_of_bundles(grouped, bundles))
-    repeated = repeated_types(pairs, copies)
-    saved = _solve_items(instance, weights, values, windows=True)
-    return normalise_copies(len(weights), repeated, saved)
+        return sorted(solve_items(instance, weights, values))
+    types = item_types(weights, values)
+    if types.saved_by_bundles >= min_saved_items:
+        counts = solve_types(types, instance.capacity)
+        if counts is None:
+            counts = solve_bundles(instance, types)
+    else:
+        counts = types.counts(solve_items(instance, weights, values))
+    return ascending(lowest_copies(types, counts))
 
 
-def _solve_items(
-    instance: Instance, weights: list[int], values: list[int], *, windows: bool
+def solve_types(types: Types, capacity: int) -> list[int] | None:
+    """Counts per type by the bounded knapsack (:func:`.bounded.optimal_counts`,
+    proofs/12), or ``None`` where it declines or is off (``Config.bounded_types``,
+    :data:`BOUNDED_MAX_TYPES`, :data:`BOUNDED_MAX_STAGES`)."""
+    if not current().bounded_types or len(types.copies) > BOUNDED_MAX_TYPES:
+        return None
+    return bounded.optimal_counts(
+        types.weights, types.values, types.copies, capacity, BOUNDED_MAX_STAGES
+    )
+
+
+def solve_bundles(instance: Instance, types: Types) -> list[int]:
+    """Counts per type by the 0/1 problem over each type's bundles
+    (:mod:`.grouping`, proofs/10), reduced and solved as items are."""
+    bundles = bundles_of(types)
+    chosen = solve_items(instance, bundles.weights, bundles.values, windows=False)
+    return bundles.counts(len(types.copies), chosen)
+
+
+def solve_items(
+    instance: Instance, weights: list[int], values: list[int], *, windows: bool = True
 ) -> list[int]:
-    """Reductions, then the core (steps 4 and 5 of the module docstring).
-    ``values`` is not modified. ``windows``: let bound fixing solve windows
+    """Reduce to a :class:`.reductions.Core`, then solve it (:func:`solve_core`):
+    an optimal selection of the items ``weights``, ``values`` within
+    ``instance.capacity``. ``windows``: let bound fixing solve windows
     around the critical item for a better lower bound. Off for bundles: the
     bundles of the critical item's type share its efficiency, so their reduced
     costs are 0 and no bound fixes them, and a window solve costs about as
     much as the small core it would shrink (measured on the real-scale golden
     calls: 10% less time over the 37 flops calls of at least 100 items)."""
-    values = list(values)
     reduced = reduce_instance(
         weights,
         values,
         instance.capacity,
-        use_bounds=_BOUND_FIXING,
-        solve_window=(
-            (lambda items, capacity: _solve_window(weights, values, items, capacity))
-            if windows
-            else None
-        ),
+        use_bounds=current().bound_fixing,
+        solve_window=window_solver(weights, values) if windows else None,
     )
     saved = list(reduced.forced)
     if reduced.free:
-        core = reduced.free
-        divisor = math.gcd(*(values[i] for i in core))
-        for i in core:
-            values[i] //= divisor
-        saved += _solve_core(instance, weights, values, core, reduced.capacity)
+        core = Core(weights, values, reduced.free, reduced.capacity).divided()
+        saved += solve_core(instance, core)
     return saved
 
 
-def _solve_window(
-    weights: list[int], values: list[int], items: Sequence[int], capacity: int
-) -> list[int] | None:
+def window_solver(weights: list[int], values: list[int]) -> WindowSolver:
+    """The window solver bound fixing calls (:func:`_solve_window` on the
+    window's items as a :class:`.reductions.Core`)."""
+    return lambda items, capacity: _solve_window(Core(weights, values, tuple(items), capacity))
+
+
+def _solve_window(window: Core) -> list[int] | None:
     """Exact answer for the lower-bound window of :func:`.reductions.fix_by_bounds`
     (``2 * half_width`` items or fewer) by the dense driver, usually one
     decision table; ``None`` (decline) if the values do not fit int64."""
-    capacity = min(capacity, sum(weights[i] for i in items))
-    if len(items) * (capacity + 1) <= PYTHON_TABLE_CELLS:
+    weights, values, items = window.weights, window.values, window.items
+    capacity = min(window.capacity, sum(weights[i] for i in items))
+    if len(items) * (capacity + 1) <= current().python_table_cells:
         return PythonBackend(weights, values).solve_small(items, capacity)
-    dtype = profile_dtype(sum(values[i] for i in items))
+    dtype = profile_dtype(window.value_total)
     if dtype is None:
         return None
     backend = TorchBackend(
@@ -384,45 +382,37 @@ def _solve_window(
     return driver.solve(backend, weights, values, items, capacity)
 
 
-def _solve_core(
-    instance: Instance, weights: list[int], values: list[int], core: tuple[int, ...], capacity: int
-) -> list[int]:
-    dtype = profile_dtype(sum(values[i] for i in core))
-    chosen = _solve_without_driver(weights, values, core, capacity, dtype)
+def solve_core(instance: Instance, core: Core) -> list[int]:
+    """Stage 3 on a reduced core: a tiny core's Python table, the sparse
+    frontier where it applies, else the Hirschberg driver over an array backend."""
+    dtype = profile_dtype(core.value_total)
+    chosen = _solve_without_driver(core, dtype)
     if chosen is None:
-        backend = _backend(instance, weights, values, core, capacity, dtype)
-        return driver.solve(backend, weights, values, core, capacity)
-    if driver._DEBUG_CHECKS:
-        checks.check_selection(weights, values, core, capacity, chosen)
+        backend = _backend(instance, core, dtype)
+        return driver.solve(backend, core.weights, core.values, core.items, core.capacity)
+    if current().debug_checks:
+        checks.check_selection(core.weights, core.values, core.items, core.capacity, chosen)
     return chosen
 
 
-def _solve_without_driver(
-    weights: list[int],
-    values: list[int],
-    core: tuple[int, ...],
-    capacity: int,
-    dtype: torch.dtype | None,
-) -> list[int] | None:
+def _solve_without_driver(core: Core, dtype: torch.dtype | None) -> list[int] | None:
     """A tiny core's Python-int table, or the sparse frontier when it applies and
     stays small; ``None`` leaves the core to the Hirschberg driver."""
-    cells = len(core) * (capacity + 1)
-    if cells <= PYTHON_TABLE_CELLS:
-        return PythonBackend(weights, values).solve_small(core, capacity)
-    if dtype is None or len(core) > _FRONTIER_MAX_ITEMS or cells < _FRONTIER_MIN_CELLS:
+    cells, config = core.cells, current()
+    if cells <= config.python_table_cells:
+        return PythonBackend(core.weights, core.values).solve_small(core.items, core.capacity)
+    if (
+        dtype is None
+        or len(core.items) > config.frontier_max_items
+        or cells < config.frontier_min_cells
+    ):
         return None
-    states = (capacity + 1) // FRONTIER_STATES_PER_UNIT
-    return solve_by_frontier(weights, values, core, capacity, dtype, states)
+    states = (core.capacity + 1) // FRONTIER_STATES_PER_UNIT
+    return solve_by_frontier(core.weights, core.values, core.items, core.capacity, dtype, states)
 
 
-def _backend(
-    instance: Instance,
-    weights: list[int],
-    values: list[int],
-    core: tuple[int, ...],
-    capacity: int,
-    dtype: torch.dtype | None,
-) -> ProfileBackend:
+def _backend(instance: Instance, core: Core, dtype: torch.dtype | None) -> ProfileBackend:
+    weights, values, capacity = core.weights, core.values, core.capacity
     if dtype is not None:
         return TorchBackend(
             weights,
@@ -430,7 +420,7 @@ def _backend(
             capacity,
             dtype,
             decision_words(
-                len(core), capacity, dtype, UPSTREAM_ROW_BYTES * (instance.capacity + 1)
+                len(core.items), capacity, dtype, UPSTREAM_ROW_BYTES * (instance.capacity + 1)
             ),
         )
     base_cells = max(PYTHON_BASE_CASE_CELLS, capacity + 1)

@@ -32,6 +32,8 @@ References:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from .validation import Instance, format_result, integer_runtimes, require_buffer_fits, validate
 
 TABLE_CELL_BYTES = 48
@@ -90,14 +92,44 @@ def build_table(weights: list[int], values: list[int], columns: int) -> list[lis
     return table
 
 
+def backtrack(
+    weights: Sequence[int],
+    items: Sequence[int],
+    capacity: int,
+    taken: Callable[[int, int], object],
+    fit_from: Sequence[int] | None = None,
+) -> list[int]:
+    """The canonical selection of SPEC 6.1 from a table's decisions: from the last
+    item of ``items`` down, item ``k`` (``items[k]``) is saved where the table
+    says taking it at the budget left ``c`` was strictly better,
+    ``taken(k, c)`` (only asked when ``weights[items[k]] <= c``), and ``c``
+    drops by its weight. Descending; time O(len(items)) calls of ``taken``.
+
+    The one backtracking of the project: the reference's table, the optimized
+    solver's base cases and all-budgets table, and the test oracle's numpy
+    table all read their selection here.
+
+    ``fit_from[k]``: a weight from which items ``0..k`` are all saved (every
+    one has ``v > 0`` and they fit together, so each was strictly better
+    taken); the walk stops there, saving them.
+    """
+    saved: list[int] = []
+    c = capacity
+    for k in range(len(items) - 1, -1, -1):
+        if fit_from is not None and c >= fit_from[k]:
+            saved.extend(items[k::-1])
+            break
+        w = weights[items[k]]
+        if w <= c and taken(k, c):
+            saved.append(items[k])
+            c -= w
+    return saved
+
+
 def _saved_items(instance: Instance, columns: int) -> list[int]:
     values, _ = integer_runtimes(instance.runtimes)
     weights = list(instance.weights)
     table = build_table(weights, values, columns)
-    saved = []
-    c = columns - 1
-    for i in range(instance.n, 0, -1):
-        if table[i][c] != table[i - 1][c]:
-            saved.append(i - 1)
-            c -= weights[i - 1]
-    return saved
+    return backtrack(
+        weights, range(instance.n), columns - 1, lambda k, c: table[k + 1][c] != table[k][c]
+    )

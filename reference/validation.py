@@ -70,7 +70,7 @@ def _as_sequence(name: str, value: object) -> Sequence[object]:
     return value
 
 
-def _as_finite_float(name: str, value: object, index: int | None = None) -> float:
+def as_finite_float(value: object, name: str = "runtime", index: int | None = None) -> float:
     """Return ``float(value)`` for a real, non-bool, finite ``value`` (SPEC 1.2-1.3).
 
     Errors name the argument as ``name[index]`` (or ``name``); the label is
@@ -176,14 +176,14 @@ def validate(memory: object, runtime: object, max_memory: object) -> Instance:
     if weights is None:
         weights = []
         for i, entry in enumerate(memory_seq):
-            m = _as_finite_float("memory", entry, i)
+            m = as_finite_float(entry, "memory", i)
             if m < 0:
                 raise ValueError(f"memory[{i}] must be >= 0, got {m!r}")
             weights.append(quantize(m))
     runtimes = _finite_floats_fast(runtime_seq)
     if runtimes is None:
         runtimes = tuple(
-            _as_finite_float("runtime", entry, i) for i, entry in enumerate(runtime_seq)
+            as_finite_float(entry, "runtime", i) for i, entry in enumerate(runtime_seq)
         )
         try:
             math.fsum(abs(r) for r in runtimes)
@@ -197,7 +197,7 @@ def validate(memory: object, runtime: object, max_memory: object) -> Instance:
 def quantized_budget(max_memory: object) -> int:
     """SPEC 1.2, 1.3, 1.5 and 2.1 for the budget alone: ``Q``, or the error
     :func:`validate` raises for it (for a frontier's per-budget calls)."""
-    budget = _as_finite_float("max_memory", max_memory)
+    budget = as_finite_float(max_memory, "max_memory")
     if budget < 0:
         raise ValueError(f"max_memory must be >= 0, got {budget!r}")
     return quantize(budget)

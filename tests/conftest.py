@@ -1,13 +1,24 @@
 """Shared test set-up: the Hypothesis profile (``HYPOTHESIS_PROFILE``, default
-``ci``) and the ``fresh_dynamo`` fixture."""
+``ci``), the ``configure`` fixture (the optimized solver's knobs for one test)
+and the ``fresh_dynamo`` fixture."""
 
-from collections.abc import Iterator
+import contextlib
+from collections.abc import Callable, Iterator
 
 import pytest
 
+from knapsack_audit.optimized.config import configured
 from knapsack_audit.profiles import load_from_environment
 
 load_from_environment()
+
+
+@pytest.fixture
+def configure() -> Iterator[Callable[..., object]]:
+    """``configure(name=value, ...)`` changes knobs of
+    :class:`knapsack_audit.optimized.config.Config` until the test ends."""
+    with contextlib.ExitStack() as stack:
+        yield lambda **changes: stack.enter_context(configured(**changes))
 
 
 @pytest.fixture

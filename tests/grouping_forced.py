@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from knapsack_audit.optimized import dp_knapsack_sliding_hirschberg, solver
+from knapsack_audit.optimized import dp_knapsack_sliding_hirschberg
+from knapsack_audit.optimized.config import configured
 from knapsack_audit.reference import quantize
 
 
@@ -38,14 +39,10 @@ def solve_grouped(
     memory: list[float], runtime: list[float], max_memory: float
 ) -> tuple[float, list[int], list[int]]:
     """:func:`dp_knapsack_sliding_hirschberg` with every instance grouped
-    (``_GROUPING_MIN_SAVED_ITEMS = 0``); raises ``AssertionError`` on a SPEC 6.3
+    (``grouping_min_saved_items=0``); raises ``AssertionError`` on a SPEC 6.3
     violation."""
-    original = solver._GROUPING_MIN_SAVED_ITEMS
-    solver._GROUPING_MIN_SAVED_ITEMS = 0
-    try:
+    with configured(grouping_min_saved_items=0):
         result = dp_knapsack_sliding_hirschberg(memory, runtime, max_memory)
-    finally:
-        solver._GROUPING_MIN_SAVED_ITEMS = original
     violation = copies_violation(memory, runtime, result[1])
     assert violation is None, f"solve_grouped({memory!r}, {runtime!r}, {max_memory!r}): {violation}"
     return result
@@ -54,11 +51,7 @@ def solve_grouped(
 def solve_bundled(
     memory: list[float], runtime: list[float], max_memory: float
 ) -> tuple[float, list[int], list[int]]:
-    """:func:`solve_grouped` with the bounded path off (``_BOUNDED_TYPES = False``):
+    """:func:`solve_grouped` with the bounded path off (``bounded_types=False``):
     every instance solved as bundles (proofs/10)."""
-    original = solver._BOUNDED_TYPES
-    solver._BOUNDED_TYPES = False
-    try:
+    with configured(bounded_types=False):
         return solve_grouped(memory, runtime, max_memory)
-    finally:
-        solver._BOUNDED_TYPES = original

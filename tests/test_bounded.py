@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections import Counter
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
@@ -26,9 +25,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from knapsack_audit.optimized import bounded, grouping, solver
+from knapsack_audit.optimized.config import Config, configured
 
 Instance = tuple[list[int], list[int], list[int], int]
-DEFAULT_SEARCH_NODES = bounded.SEARCH_MAX_NODES
 
 
 def brute_force(
@@ -208,7 +207,7 @@ def test_fix_counts_keeps_every_optimal_count_vector(instance: Instance) -> None
         assert count_failure(instance, ranges.optimal) is None
 
 
-@pytest.mark.parametrize("search_nodes", [bounded.SEARCH_MAX_NODES, 0], ids=["search", "stages"])
+@pytest.mark.parametrize("search_nodes", [Config().search_max_nodes, 0], ids=["search", "stages"])
 @settings(max_examples=300, deadline=None)
 @given(instance=bounded_instances())
 def test_solver_types_path_is_optimal(search_nodes: int, instance: Instance) -> None:
@@ -216,7 +215,6 @@ def test_solver_types_path_is_optimal(search_nodes: int, instance: Instance) -> 
     ``bounded.optimal_counts`` (bound, then the search or, when it gives up,
     the stages on what is left, values divided by their gcd), returns the
     lex-max optimal count vector."""
-    bounded.SEARCH_MAX_NODES = search_nodes  # restored below (Hypothesis reruns the body)
     weights, values, copies, capacity = instance
     pairs = [(w, v) for w, v in zip(weights, values, strict=True)]
     if len(set(pairs)) < len(pairs):  # one type per pair: merge repeats
@@ -226,21 +224,19 @@ def test_solver_types_path_is_optimal(search_nodes: int, instance: Instance) -> 
         pairs, copies = list(merged), list(merged.values())
         weights, values = [w for w, _ in pairs], [v for _, v in pairs]
     instance = (weights, values, copies, capacity)
-    try:
+    with configured(search_max_nodes=search_nodes):
         counts = bounded.optimal_counts(weights, values, copies, capacity)
-    finally:
-        bounded.SEARCH_MAX_NODES = DEFAULT_SEARCH_NODES
     assert count_failure(instance, counts) is None
 
 
-def test_first_copies_saves_the_lowest_indexed_copies() -> None:
+def test_lowest_copies_saves_the_lowest_indexed_copies() -> None:
     """SPEC 6.3, proofs/10 Lemma 10.2: k copies of a type are its k lowest indices."""
     pairs = [(1, 5), (2, 3), (1, 5), (1, 5), (2, 3), (4, 4)]
-    copies = grouping.type_counts(pairs)
-    saved = grouping.first_copies(pairs, copies, {(1, 5): 2, (2, 3): 2, (4, 4): 0})
-    assert saved == [0, 1, 2, 4]
+    types = grouping.item_types([w for w, _ in pairs], [v for _, v in pairs])
+    assert types.copies == [3, 2, 1]
+    assert grouping.ascending(grouping.lowest_copies(types, [2, 2, 0])) == [0, 1, 2, 4]
     with pytest.raises(ValueError, match="3 copies requested of a type that has 2"):
-        grouping.first_copies(pairs, copies, {(2, 3): 3})
+        grouping.lowest_copies(types, [0, 3, 0])
 
 
 def _window_one_short(original: Callable[..., Any]) -> Callable[..., Any]:
@@ -327,21 +323,10 @@ def _first_range_failure() -> str | None:
 def test_planted_type_key_and_copy_bugs_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """SPEC 3.3, 6.3: through the whole solver (grouping forced), a type keyed by
     weight alone, or the highest-indexed copies saved, is found."""
-    from test_grouping import first_failure
+    from test_grouping import _last_copies, _weight_only_types, first_failure
 
-    def weight_only(pairs: list[tuple[int, int]]) -> Any:
-        first: dict[int, tuple[int, int]] = {}
-        return Counter(first.setdefault(w, (w, v)) for w, v in pairs)
-
-    def last_copies(pairs: Any, copies: Any, taken: Any) -> list[int]:
-        saved = []
-        for pair, count in taken.items():
-            indices = [i for i, p in enumerate(pairs) if p == pair]
-            saved += indices[len(indices) - count :]
-        return sorted(saved)
-
-    for name, mutant in (("type_counts", weight_only), ("first_copies", last_copies)):
-        with monkeypatch.context() as patch:
-            patch.setattr(solver, "_TYPED_FRONT", False)  # its own bugs: tests/test_repeated.py
+    for name, mutant in (("item_types", _weight_only_types), ("lowest_copies", _last_copies)):
+        with monkeypatch.context() as patch, configured(typed_front=False):
+            # the typed front's own bugs: tests/test_repeated.py
             patch.setattr(solver, name, mutant)
             assert first_failure(solve_grouped) is not None, name

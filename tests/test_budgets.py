@@ -9,6 +9,7 @@ and the oracle optimum recorded in each golden fixture.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
@@ -18,13 +19,15 @@ from knapsack_audit.exhaustive import best_masks, exact_scale, subset_table
 from knapsack_audit.golden import fixtures
 from knapsack_audit.integer_oracle import canonical_table
 from knapsack_audit.optimized import (
-    budgets,
     dp_knapsack_sliding_hirschberg,
     runtime_memory_frontier,
     selection_at,
 )
+from knapsack_audit.optimized.config import configured
 from knapsack_audit.optimized.evaluator import knee_budgets
 from knapsack_audit.reference import dp_knapsack, quantize
+
+Configure = Callable[..., object]
 
 
 def exact_sum(runtime: list[float], saved: list[int]) -> Fraction:
@@ -37,17 +40,15 @@ SCOPE_BUDGET = 7
 
 TABLE_MODES = {
     "bytes": {},
-    "packed": {"BYTE_TABLE_MAX_BYTES": 0},
-    "no table": {"TABLE_MAX_BYTES": 0},
+    "packed": {"byte_table_max_bytes": 0},
+    "no table": {"table_max_bytes": 0},
 }
 """The three ways :mod:`optimized.budgets` answers: one byte per decision,
 packed decision words, and the solver per budget (proofs/11)."""
 
 
 @pytest.mark.parametrize("mode", TABLE_MODES)
-def test_small_scope_frontier_equals_per_budget_solves(
-    mode: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_small_scope_frontier_equals_per_budget_solves(mode: str, configure: Configure) -> None:
     """SPEC 3.2, 3.3, 7.1: for every instance with n <= 3, weights 0..3 and
     runtimes {0, 0.5, 1, 1e8, -1} (8,421 instances), the frontier built at
     Q = 7 holds the brute-force optimum at every budget 0..7, its breakpoints
@@ -55,8 +56,7 @@ def test_small_scope_frontier_equals_per_budget_solves(
     reference's canonical answer (SPEC 6.1) at every budget with either
     decision table, or, without one, the solver's own answer. Weights
     {2}, {2, 2}, {3} ... exercise the weights' common factor (proofs/11)."""
-    for name, value in TABLE_MODES[mode].items():
-        monkeypatch.setattr(budgets, name, value)
+    configure(**TABLE_MODES[mode])
     scale = exact_scale(SCOPE_RUNTIMES)
     kinds = list(itertools.product(range(4), SCOPE_RUNTIMES))
     checked = 0
@@ -86,7 +86,7 @@ def test_small_scope_frontier_equals_per_budget_solves(
     "fixture", [f for f in fixtures.load() if f.case.n >= 100], ids=lambda f: f.name
 )
 def test_tables_backtrack_the_canonical_selection_at_the_knee_budgets(
-    fixture: fixtures.Fixture, monkeypatch: pytest.MonkeyPatch
+    fixture: fixtures.Fixture,
 ) -> None:
     """SPEC 6.1: on every golden call of >= 100 items (repeated blocks; the
     weights' common factor is 6 in deep_narrow, 4 in llama_32, 1 elsewhere),
@@ -98,8 +98,8 @@ def test_tables_backtrack_the_canonical_selection_at_the_knee_budgets(
     assert table is not None  # the golden values sum below 2**62
     expected = [table.select(quantize(b)) for b in budgets_searched]
     with_bytes = runtime_memory_frontier(memory, runtime, max_memory)
-    monkeypatch.setattr(budgets, "BYTE_TABLE_MAX_BYTES", 0)
-    packed = runtime_memory_frontier(memory, runtime, max_memory)
+    with configured(byte_table_max_bytes=0):
+        packed = runtime_memory_frontier(memory, runtime, max_memory)
     assert with_bytes._table is not None and packed._table is not None
     for budget, canonical in zip(budgets_searched, expected, strict=True):
         assert selection_at(with_bytes, budget)[1] == canonical, budget

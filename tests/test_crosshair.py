@@ -23,6 +23,8 @@ from knapsack_audit.optimized import driver
 from knapsack_audit.optimized.backends import PythonBackend
 from knapsack_audit.reference.table import build_table
 
+Configure = Callable[..., object]
+
 OPTIONS = AnalysisOptionSet(
     analysis_kind=[AnalysisKind.PEP316],
     per_condition_timeout=30,
@@ -83,10 +85,10 @@ def test_crosshair_finds_upstreams_off_by_one() -> None:
 
 @pytest.mark.slow
 @pytest.mark.release
-def test_crosshair_finds_no_counterexample_in_the_driver(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_crosshair_finds_no_counterexample_in_the_driver(configure: Configure) -> None:
     """SPEC 3.3: about a minute; CrossHair cannot confirm within its budget,
     but must find nothing."""
-    monkeypatch.setattr(driver, "_BASE_CASE_ITEMS", 1)
+    configure(base_case_items=1)
     verdicts = _verdicts(driver_is_optimal)
     assert verdicts
     assert set(verdicts) <= {MessageType.CONFIRMED, MessageType.CANNOT_CONFIRM}

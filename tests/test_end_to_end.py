@@ -30,9 +30,9 @@ from typing import Any
 
 import pytest
 import torch
-from torch._functorch import partitioners
 
 from knapsack_audit.golden import capture, models, replay
+from knapsack_audit.optimized.integration import patch_partitioner
 from knapsack_audit.properties import saved_value, saved_weight
 from knapsack_audit.reference import dp_knapsack as reference_dp_knapsack
 from knapsack_audit.reference import exact_optimum, quantize
@@ -104,12 +104,8 @@ def check_against_upstream(
 @contextlib.contextmanager
 def use_reference_solver() -> Iterator[None]:
     """Our reference solver in the partitioner's ``dp_knapsack`` slot (harness test)."""
-    original = getattr(partitioners, "dp_knapsack")  # noqa: B009 (not re-exported)
-    setattr(partitioners, "dp_knapsack", reference_dp_knapsack)  # noqa: B010
-    try:
+    with patch_partitioner(dp_knapsack=reference_dp_knapsack):
         yield
-    finally:
-        setattr(partitioners, "dp_knapsack", original)  # noqa: B010
 
 
 @pytest.mark.parametrize(("model", "budget"), HARNESS_CASES)

@@ -43,6 +43,7 @@ from torch._functorch import partitioners
 from knapsack_audit.cases import Case
 from knapsack_audit.catalog import TORCH_HIRSCHBERG, TORCH_MODULE, load
 from knapsack_audit.golden import capture, models
+from knapsack_audit.optimized.integration import patch_partitioner
 from knapsack_audit.properties import saved_weight
 from knapsack_audit.reference import quantize
 
@@ -103,24 +104,17 @@ def record_partition() -> Iterator[Partition]:
         partition.units_over.append(saved_weight(case, saved) - quantize(float(max_memory)))
         return value, saved, recomputable
 
-    partitioners.choose_saved_values_set = choose
-    partitioners._optimize_runtime_with_given_memory = optimize
-    try:
+    with patch_partitioner(
+        choose_saved_values_set=choose, _optimize_runtime_with_given_memory=optimize
+    ):
         yield partition
-    finally:
-        partitioners.choose_saved_values_set = original_choose
-        partitioners._optimize_runtime_with_given_memory = original_optimize
 
 
 @contextlib.contextmanager
 def upstream_hirschberg() -> Iterator[None]:
     """Upstream's Hirschberg solver in the partitioner's ``dp_knapsack`` slot."""
-    original = getattr(partitioners, "dp_knapsack")  # noqa: B009 (not re-exported)
-    setattr(partitioners, "dp_knapsack", load(HIRSCHBERG))  # noqa: B010
-    try:
+    with patch_partitioner(dp_knapsack=load(HIRSCHBERG)):
         yield
-    finally:
-        setattr(partitioners, "dp_knapsack", original)  # noqa: B010
 
 
 def compile_with(

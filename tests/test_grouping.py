@@ -25,9 +25,7 @@ from knapsack_audit.exhaustive import (
     verify_small_scope,
 )
 from knapsack_audit.optimized import (
-    backends,
     dp_knapsack_sliding_hirschberg,
-    driver,
     grouping,
     solver,
 )
@@ -101,13 +99,10 @@ def test_small_scope_with_grouping_forced_has_no_failure(solve: Solver) -> None:
 
 
 @pytest.fixture
-def deep_recursion(monkeypatch: pytest.MonkeyPatch) -> None:
+def deep_recursion(configure: Callable[..., object]) -> None:
     """Hirschberg splits down to single items, no bound fixing, no Python table:
     the paths whose tie choices are not the lowest-indexed copies."""
-    monkeypatch.setattr(driver, "_BASE_CASE_ITEMS", 1)
-    monkeypatch.setattr(backends, "WINDOW_MIN_COLUMNS", 0)
-    monkeypatch.setattr(solver, "_BOUND_FIXING", False)
-    monkeypatch.setattr(solver, "PYTHON_TABLE_CELLS", 0)
+    configure(base_case_items=1, window_min_columns=0, bound_fixing=False, python_table_cells=0)
 
 
 def test_small_scope_without_forced_grouping_has_no_failure(deep_recursion: None) -> None:
@@ -120,9 +115,9 @@ def test_small_scope_without_forced_grouping_has_no_failure(deep_recursion: None
 def test_planted_normalisation_bug_is_caught(
     deep_recursion: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """SPEC 6.3: skipping the normalisation of ungrouped answers is found (the
-    split of [1e-4] * 3 at budget 1e-4 saves copy 1 or 2, not 0)."""
-    monkeypatch.setattr(solver, "normalise_copies", lambda n, repeated, saved: list(saved))
+    """SPEC 6.3: mapping an ungrouped answer back to the highest-indexed copies
+    is found (the split of [1e-4] * 3 at budget 1e-4 saves copy 1 or 2, not 0)."""
+    monkeypatch.setattr(solver, "lowest_copies", _last_copies)
     assert first_failure(dp_knapsack_sliding_hirschberg) is not None
 
 
@@ -130,19 +125,40 @@ def _powers_only(copies: int) -> list[int]:
     return [1 << k for k in range((copies + 1).bit_length() - 1)]
 
 
-def _weight_only_types(pairs: Sequence[tuple[int, int]], copies: Any) -> list[list[int]]:
-    by_weight: dict[int, list[int]] = {}
-    for i, (w, _) in enumerate(pairs):
-        by_weight.setdefault(w, []).append(i)
-    return list(by_weight.values())
+def _weight_only_types(weights: Sequence[int], values: Sequence[int]) -> grouping.Types:
+    by_weight: dict[int, int] = {}
+    for i, w in enumerate(weights):
+        by_weight.setdefault(w, i)
+    number = {w: t for t, w in enumerate(by_weight)}
+    ids = [number[w] for w in weights]
+    copies = [ids.count(t) for t in range(len(number))]
+    return grouping.Types(
+        list(by_weight), [values[i] for i in by_weight.values()], copies, bytes(ids)
+    )
 
 
-def _last_copies(types: Sequence[Sequence[int]], counts: Sequence[int]) -> list[int]:
-    return [
-        i
-        for copies, count in zip(types, counts, strict=True)
-        for i in copies[len(copies) - count :]
-    ]
+def _last_copies(types: grouping.Types, counts: Sequence[int]) -> bytearray:
+    selection = bytearray(len(types.of_item))
+    left = list(counts)
+    for i in range(len(selection) - 1, -1, -1):
+        t = types.of_item[i]
+        if left[t]:
+            selection[i], left[t] = 1, left[t] - 1
+    return selection
+
+
+def _one_past(original: Callable[..., Any]) -> Callable[..., Any]:
+    def end(of_item: bytes, t: int, k: int) -> int:
+        return int(original(of_item, t, k)) + 1  # one item too far
+
+    return end
+
+
+def _all_copies(original: Callable[..., Any]) -> Callable[..., Any]:
+    def end(of_item: bytes, t: int, k: int) -> int:
+        return len(of_item)  # every copy up to the end, not the first k
+
+    return end
 
 
 def _overshooting_sizes(copies: int) -> list[int]:
@@ -154,8 +170,8 @@ def _overshooting_sizes(copies: int) -> list[int]:
     [
         (grouping, "bundle_sizes", _powers_only),  # remainder dropped: m = 2 saves 1 copy
         (grouping, "bundle_sizes", _overshooting_sizes),  # 1, 2, 4 for m = 5
-        (solver, "repeated_types", _weight_only_types),  # type keyed by weight only
-        (solver, "canonical_copies", _last_copies),  # highest-indexed copies
+        (solver, "item_types", _weight_only_types),  # type keyed by weight only
+        (solver, "lowest_copies", _last_copies),  # highest-indexed copies
     ],
     ids=["remainder-dropped", "sizes-overshoot", "weight-only-key", "last-copies"],
 )
@@ -166,6 +182,16 @@ def test_planted_grouping_bugs_are_caught(
     path is found (the bounded path's own bugs: tests/test_bounded.py)."""
     monkeypatch.setattr(module, name, mutant)
     assert first_failure(solve_bundled) is not None
+
+
+@pytest.mark.parametrize("mutant", [_one_past, _all_copies], ids=["one-past", "all-copies"])
+def test_planted_mapping_back_bugs_are_caught(
+    monkeypatch: pytest.MonkeyPatch, mutant: Callable[..., Any]
+) -> None:
+    """SPEC 6.3: a partial type's prefix ending one item late, or at the end, in
+    the one mapping back every path shares (the typed front's too) is found."""
+    monkeypatch.setattr(grouping, "first_items_end", mutant(grouping.first_items_end))
+    assert first_failure(solve_grouped) is not None
 
 
 def test_runtimes_one_ulp_apart_are_not_copies() -> None:

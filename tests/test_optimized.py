@@ -7,10 +7,9 @@ can be optimal (SPEC 6.2).
 
 from __future__ import annotations
 
-import functools
 import itertools
 import random
-from fractions import Fraction
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -18,6 +17,7 @@ import torch
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from knapsack_audit.cases import Case
 from knapsack_audit.exhaustive import DEFAULT_RUNTIMES, sample_instances, verify_small_scope
 from knapsack_audit.optimized import (
     backends,
@@ -28,60 +28,50 @@ from knapsack_audit.optimized import (
     solver,
 )
 from knapsack_audit.optimized import checks as invariants
-from knapsack_audit.reference import dp_knapsack, exact_optimum, validate
+from knapsack_audit.optimized.config import Config
+from knapsack_audit.properties import Judge, check_call
+from knapsack_audit.reference import dp_knapsack, validate
 from knapsack_audit.reference.validation import ALWAYS_FITS_BYTES
+
+Configure = Callable[..., object]
 
 UNIT = 1e-4
 
 
+EXACT = Judge(exact=True)
+
+
 def assert_optimal(memory: list[float], runtime: list[float], budget: float) -> None:
-    """Run ours and check SPEC 3.3, 5.1 and 7.1 against the exact oracle."""
-    value, saved, recomputable = dp_knapsack_sliding_hirschberg(memory, runtime, budget)
-    instance = validate(memory, runtime, budget)
-    assert type(value) is float
-    assert all(type(i) is int for i in saved + recomputable)
-    assert saved == sorted(saved) and recomputable == sorted(recomputable, reverse=True)
-    assert sorted(saved + recomputable) == list(range(instance.n))  # SPEC 7.2(b)
-    assert sum(instance.weights[i] for i in saved) <= instance.capacity  # SPEC 3.2
-    oracle = exact_optimum(memory, runtime, budget)
-    exact = sum((Fraction(runtime[i]) for i in saved), Fraction(0))
-    assert exact == oracle.value, (memory, runtime, budget, saved, oracle)  # SPEC 3.3
-    assert value == float(oracle.value)  # SPEC 5.1, 7.1
+    """Run ours and judge it as every solver is judged (the property engine,
+    exact: SPEC 3.3, 5.1, 7.1, 7.2(b))."""
+    case = Case.of(memory, runtime, budget)
+    assert check_call(dp_knapsack_sliding_hirschberg, case, EXACT) == []
 
 
 @pytest.fixture
-def deep_recursion(monkeypatch: pytest.MonkeyPatch) -> None:
+def deep_recursion(configure: Configure) -> None:
     """Force the Hirschberg driver down to single items, with every invariant checked
     and column windows on every row."""
-    monkeypatch.setattr(driver, "_BASE_CASE_ITEMS", 1)
-    monkeypatch.setattr(backends, "WINDOW_MIN_COLUMNS", 0)
-    monkeypatch.setattr(driver, "_DEBUG_CHECKS", True)
-    monkeypatch.setattr(solver, "_BOUND_FIXING", False)
+    configure(base_case_items=1, window_min_columns=0, debug_checks=True, bound_fixing=False)
 
 
 @pytest.fixture
-def frontier_always(monkeypatch: pytest.MonkeyPatch) -> None:
+def frontier_always(configure: Configure) -> None:
     """Send every core to the sparse frontier, with the final selection checked."""
-    monkeypatch.setattr(solver, "_FRONTIER_MIN_CELLS", 0)
-    monkeypatch.setattr(driver, "_DEBUG_CHECKS", True)
-    monkeypatch.setattr(solver, "_BOUND_FIXING", False)
+    configure(frontier_min_cells=0, debug_checks=True, bound_fixing=False)
 
 
 @pytest.fixture
-def checked(monkeypatch: pytest.MonkeyPatch) -> None:
+def checked(configure: Configure) -> None:
     """Invariants checked; column windows on every row."""
-    monkeypatch.setattr(driver, "_DEBUG_CHECKS", True)
-    monkeypatch.setattr(backends, "WINDOW_MIN_COLUMNS", 0)
+    configure(debug_checks=True, window_min_columns=0)
 
 
 @pytest.fixture
-def packed_decisions(monkeypatch: pytest.MonkeyPatch) -> None:
+def packed_decisions(configure: Configure) -> None:
     """Every base case through packed decision words and column windows, with
     invariants checked."""
-    monkeypatch.setattr(backends, "BOOL_TABLE_CELLS", 0)
-    monkeypatch.setattr(backends, "WINDOW_MIN_COLUMNS", 0)
-    monkeypatch.setattr(driver, "_DEBUG_CHECKS", True)
-    monkeypatch.setattr(solver, "_BOUND_FIXING", False)
+    configure(bool_table_cells=0, window_min_columns=0, debug_checks=True, bound_fixing=False)
 
 
 # --- exhaustive small scope (SPEC 3.3, 4.2, 5.1) -------------------------------------
@@ -163,13 +153,15 @@ def _forbid_python_backend(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(solver, "PythonBackend", refuse)
 
 
-def test_flops_runtimes_take_the_int64_path(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_flops_runtimes_take_the_int64_path(
+    monkeypatch: pytest.MonkeyPatch, configure: Configure
+) -> None:
     """SPEC 3.3: Flop counts up to 1e12 are exact in int64; the result equals the reference's."""
     rng = random.Random(7)
     memory = [rng.randint(1, 60) * UNIT for _ in range(150)]
     runtime = [float(rng.randint(1, 10**12)) for _ in range(150)]
     _forbid_python_backend(monkeypatch)
-    monkeypatch.setattr(solver, "_BOUND_FIXING", False)
+    configure(bound_fixing=False)
     ours = dp_knapsack_sliding_hirschberg(memory, runtime, 0.2)
     reference = dp_knapsack(memory, runtime, 0.2)
     assert ours[0] == reference[0]
@@ -222,7 +214,7 @@ def test_profile_dtype_holds_every_subset_value(total: int, dtype: torch.dtype |
     ],
 )
 def test_huge_values_fall_back_to_exact_python_ints(
-    runtime: list[float], monkeypatch: pytest.MonkeyPatch, checked: None
+    runtime: list[float], monkeypatch: pytest.MonkeyPatch, configure: Configure, checked: None
 ) -> None:
     """SPEC 3.1, 3.3: values beyond int64 fall back to exact Python ints."""
     used: list[str] = []
@@ -233,7 +225,7 @@ def test_huge_values_fall_back_to_exact_python_ints(
         return original(*args)
 
     monkeypatch.setattr(solver, "PythonBackend", spy)
-    monkeypatch.setattr(solver, "_BOUND_FIXING", False)
+    configure(bound_fixing=False)
     memory = [2e-4, 1e-4, 2e-4, 1e-4, 1e-4]
     for budget_units in range(7):
         assert_optimal(memory, runtime, budget_units * UNIT)
@@ -261,7 +253,7 @@ def test_equivalent_to_reference_dp_knapsack(seed: int) -> None:
 @pytest.mark.parametrize("narrow_windows", [False, True])
 @pytest.mark.parametrize("correlation", ["none", "weak", "strong", "inverse", "subset_sum"])
 def test_wide_rows_equal_the_reference(
-    correlation: str, narrow_windows: bool, monkeypatch: pytest.MonkeyPatch
+    correlation: str, narrow_windows: bool, monkeypatch: pytest.MonkeyPatch, configure: Configure
 ) -> None:
     """SPEC 3.3 with the default knobs on capacities of thousands of units, where
     the column window, the packed decision words and the window lower bound
@@ -269,8 +261,7 @@ def test_wide_rows_equal_the_reference(
     ``narrow_windows`` shrinks the lower-bound windows to half-widths 2 and 4
     (and drops their size threshold) so both window rounds run on these n."""
     if narrow_windows:
-        monkeypatch.setattr(reductions, "WINDOW_HALF_WIDTHS", (2, 4))
-        monkeypatch.setattr(reductions, "WINDOW_MIN_CELLS", 0)
+        configure(window_half_widths=(2, 4), window_min_cells=0)
     widths: list[int] = []
     original = backends.TorchBackend._fill
 
@@ -301,7 +292,7 @@ def test_wide_rows_equal_the_reference(
         instance = validate(memory, [float(p) for p in profits], budget)
         assert sum(instance.weights[i] for i in ours[1]) <= instance.capacity
     if correlation != "none":  # uncorrelated cores shrink below the window threshold
-        assert max(widths, default=0) >= backends.WINDOW_MIN_COLUMNS
+        assert max(widths, default=0) >= Config().window_min_columns
 
 
 # --- backends and driver --------------------------------------------------------------
@@ -318,19 +309,17 @@ def _random_core(rng: random.Random, n: int, max_value: int) -> tuple[list[int],
 @pytest.mark.parametrize("table", ["bool", "packed"])
 @pytest.mark.parametrize("window_min_columns", [0, 1 << 10])
 def test_torch_and_python_backends_agree(
-    base: int,
-    dtype: torch.dtype,
-    table: str,
-    window_min_columns: int,
-    monkeypatch: pytest.MonkeyPatch,
+    base: int, dtype: torch.dtype, table: str, window_min_columns: int, configure: Configure
 ) -> None:
     """SPEC 3.3, 6.2: Identical selections (same tie rules, same split range), on many
     instances, with checks on; up to 70 items, so packed int32 decisions span
     three word rows and use every bit position."""
-    monkeypatch.setattr(driver, "_BASE_CASE_ITEMS", base)
-    monkeypatch.setattr(driver, "_DEBUG_CHECKS", base == 1)
-    monkeypatch.setattr(backends, "BOOL_TABLE_CELLS", 1 << 16 if table == "bool" else 0)
-    monkeypatch.setattr(backends, "WINDOW_MIN_COLUMNS", window_min_columns)
+    configure(
+        base_case_items=base,
+        debug_checks=base == 1,
+        bool_table_cells=1 << 16 if table == "bool" else 0,
+        window_min_columns=window_min_columns,
+    )
     rng = random.Random(base)
     max_value = 2**20 if dtype == torch.int32 else 2**56
     for _ in range(40):
@@ -378,11 +367,11 @@ def test_frontier_is_optimal_and_gives_up_beyond_its_state_limit(dtype: torch.dt
 
 @pytest.mark.parametrize("seed", range(3))
 def test_large_capacity_small_core_takes_the_frontier(
-    seed: int, monkeypatch: pytest.MonkeyPatch
+    seed: int, monkeypatch: pytest.MonkeyPatch, configure: Configure
 ) -> None:
     """SPEC 3.3: The n = 100, Q = 10**6 shape of the benchmark, checked against the oracle;
     every core tries the frontier (with its default state limit), which answers."""
-    monkeypatch.setattr(solver, "_FRONTIER_MIN_CELLS", 0)
+    configure(frontier_min_cells=0)
     answers: list[list[int] | None] = []
     original = frontier.solve_by_frontier
 
@@ -416,9 +405,7 @@ def test_checkers_reject_wrong_claims() -> None:
 
 
 @pytest.mark.parametrize("with_window", [False, True])
-def test_bound_fixing_only_fixes_what_every_optimum_agrees_on(
-    with_window: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_bound_fixing_only_fixes_what_every_optimum_agrees_on(with_window: bool) -> None:
     """SPEC 3.3: proofs/07, R6: a fixed item has the same status in every optimal subset."""
     rng = random.Random(11)
     fixed_seen = proved_optimal = 0
@@ -429,7 +416,7 @@ def test_bound_fixing_only_fixes_what_every_optimum_agrees_on(
         if not reduced.free:
             continue
         free = reduced.free
-        window = functools.partial(solver._solve_window, weights, values) if with_window else None
+        window = solver.window_solver(weights, values) if with_window else None
         fixed_in, fixed_out, optimal = reductions.fix_by_bounds(
             weights, values, free, reduced.capacity, window, half_width=rng.choice([1, 2, 4])
         )

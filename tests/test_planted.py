@@ -19,21 +19,17 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from hypothesis import settings
 from test_cli import call_arguments, findings_by_property, knapsack_audit
 
 from knapsack_audit import properties as props
 from knapsack_audit.cases import Case
-from knapsack_audit.exhaustive import scope_for
 from knapsack_audit.properties import Judge
 from knapsack_audit.search import AuditResult, audit, breadth_cases
 from knapsack_audit.verify import (
-    DEFAULT_MAX_EXAMPLES,
-    DEFAULT_TIME_BUDGET,
     EXIT_FAILED,
     EXIT_PASSED,
-    PINNED_CASES,
     ROUND_EXAMPLES,
+    audit_configuration,
     golden_calls,
 )
 
@@ -92,18 +88,16 @@ EXHAUSTIVE_KILLS = [
 def audit_as_verify(
     solver: Any, properties: Any = props.CALL_PROPERTIES, **budget: Any
 ) -> AuditResult:
-    """The engine as ``verify`` runs it on a third-party target (the scale tier
-    included), seeded."""
+    """The engine as ``verify`` runs it on a third-party target
+    (:func:`~knapsack_audit.verify.audit_configuration`, the scale tier
+    included), seeded; without the breadth phase and the real calls unless a
+    test asks for them (the size-gated bugs below), so that a scope or round
+    kill is shown by the scope or the rounds."""
     return audit(
         solver,
         TOLERANT,
-        hypothesis_settings=settings(max_examples=ROUND_EXAMPLES, derandomize=False),
+        **{**audit_configuration("partitioner", SEED), "breadth": (), "golden": (), **budget},
         properties=properties,
-        pinned=PINNED_CASES,
-        scope=scope_for("partitioner"),
-        search_seed=SEED,
-        scale=True,
-        **{"time_budget": DEFAULT_TIME_BUDGET, "max_examples": DEFAULT_MAX_EXAMPLES, **budget},
     )
 
 

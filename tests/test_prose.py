@@ -6,8 +6,9 @@ theorem it names exists, and every main theorem (the table of
 proofs/coq/README.md) is named by some file of proofs/.
 
 Values are not copied into prose: proofs/*.md and CONTRIBUTING.md name the
-constants (``solver.PYTHON_TABLE_CELLS``), and this suite checks every such
-name exists in the code, that the knob table's defaults are the code's, and
+constants (``solver.FRONTIER_STATES_PER_UNIT``) and knobs
+(``Config.python_table_cells``), and this suite checks every such name exists
+in the code, that the knob table lists every knob with the code's default, and
 that every test function cites a clause docs/SPEC.md has (CONTRIBUTING.md,
 Rules). The docstring examples themselves run with ``--doctest-modules``
 (pyproject.toml).
@@ -16,6 +17,7 @@ Rules). The docstring examples themselves run with ``--doctest-modules``
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib
 import pkgutil
 import re
@@ -28,6 +30,7 @@ from test_coq import defined_names, main_theorems, sources
 import knapsack_audit
 import knapsack_audit.optimized
 import knapsack_audit.reference
+from knapsack_audit.optimized.config import Config
 
 ROOT = Path(__file__).resolve().parents[1]
 PROSE = [*sorted(ROOT.glob("proofs/*.md")), ROOT / "CONTRIBUTING.md"]
@@ -35,8 +38,11 @@ ENVIRONMENT_VARIABLES = {"HYPOTHESIS_PROFILE": "knapsack_audit/profiles.py"}
 """Upper-case names in the prose that are environment variables, and the module reading each."""
 
 CONSTANT = re.compile(r"\b((?:[a-z_][a-z0-9_]*\.)*_?[A-Z][A-Z0-9]+(?:_[A-Z0-9]+)+)\b")
-"""A constant, optionally behind its module path: ``solver._FRONTIER_MIN_CELLS``
+"""A constant, optionally behind its module path: ``solver.FRONTIER_STATES_PER_UNIT``
 (not a symbol of a proof such as ``W_B``: two capitals at least before ``_``)."""
+
+KNOB = re.compile(r"\bConfig\.([a-z_][a-z0-9_]*)")
+"""A knob of :class:`knapsack_audit.optimized.config.Config` named in prose."""
 
 CITATION = re.compile(r"SPEC (\d+(?:\.\d+)?)")
 CLAUSE = re.compile(r"^(?:## )?(\d+)\.(?:(\d+) |\s)", re.MULTILINE)
@@ -83,6 +89,16 @@ def test_every_constant_named_in_the_prose_exists(document: Path) -> None:
     assert missing == []
 
 
+@pytest.mark.parametrize("document", PROSE, ids=lambda path: path.name)
+def test_every_knob_named_in_the_prose_exists(document: Path) -> None:
+    """SPEC 1.6, 3.3 (the knobs pick exact paths): a ``Config.name`` a document
+    names is a field of the one configuration, so a renamed knob cannot leave
+    the prose behind."""
+    spans = re.findall(r"`([^`\n]+)`", document.read_text(encoding="utf-8"))
+    named = {name for span in spans for name in KNOB.findall(span)}
+    assert named - {field.name for field in dataclasses.fields(Config)} == set()
+
+
 def test_named_environment_variables_are_read() -> None:
     """SPEC 8.1 (reproducible runs): the profile variable the prose names is read."""
     for name, module in ENVIRONMENT_VARIABLES.items():
@@ -92,39 +108,35 @@ def test_named_environment_variables_are_read() -> None:
 def test_the_prose_check_can_fail() -> None:
     """SPEC 1.6: a name that no module defines is reported."""
     assert not _exists("solver.NO_SUCH_KNOB", _modules())
-    assert _exists("solver.PYTHON_TABLE_CELLS", _modules())
+    assert _exists("solver.FRONTIER_STATES_PER_UNIT", _modules())
+    assert KNOB.findall("`Config.no_such_knob * 2`") == ["no_such_knob"]
     assert CONSTANT.findall("(`max(PYTHON_BASE_CASE_CELLS, C_c + 1)`)") == [
         "PYTHON_BASE_CASE_CELLS"
     ]
 
 
 def _knob_rows() -> list[tuple[str, str]]:
-    """``(attribute, default)`` pairs of CONTRIBUTING.md's table of knobs."""
+    """``(field, default)`` pairs of CONTRIBUTING.md's table of knobs."""
     text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     section = text.split("## Knobs of the optimized solver", 1)[1].split("\n## ", 1)[0]
     pairs = []
     for line in section.splitlines():
         cells = [cell.strip() for cell in line.strip("|").split("|")]
-        if len(cells) != 3 or not cells[0].startswith("`optimized."):
+        if len(cells) != 3 or not re.fullmatch(r"`[a-z_]+`", cells[0]):
             continue
-        names = re.findall(r"`([^`]+)`", cells[0])
-        defaults = re.findall(r"`([^`]+)`", cells[1]) or [cells[1]]
-        assert len(names) == len(defaults), line
-        pairs += zip(names, defaults, strict=True)
+        pairs.append((cells[0].strip("`"), cells[1].strip("`")))
     return pairs
 
 
 def test_knob_table_defaults_are_the_code_defaults() -> None:
-    """SPEC 1.6, 3.3 (the knobs pick exact paths): the defaults CONTRIBUTING.md
-    lists are the values in the code."""
+    """SPEC 1.6, 3.3 (the knobs pick exact paths): CONTRIBUTING.md lists every
+    field of the one configuration, once, with the default in the code."""
     rows = _knob_rows()
-    assert len(rows) >= 8
-    module_name = ""
+    assert sorted(name for name, _ in rows) == sorted(f.name for f in dataclasses.fields(Config))
+    defaults = Config()
     for name, default in rows:
-        module_name, _, attribute = name.rpartition(".") if "." in name else (module_name, "", name)
-        module = importlib.import_module(f"knapsack_audit.{module_name}")
         expected = eval(default, {"__builtins__": {}})  # e.g. "2**30", "(4, 8, 32)"
-        assert getattr(module, attribute) == expected, name
+        assert getattr(defaults, name) == expected, name
 
 
 def _spec_clauses() -> set[str]:

@@ -42,6 +42,7 @@ from torch.utils._ordered_set import OrderedSet
 from knapsack_audit.cases import Case
 from knapsack_audit.golden import fixtures
 from knapsack_audit.golden.models import ZOO, ModelSpec
+from knapsack_audit.optimized.integration import patch_partitioner
 
 BUDGETS: tuple[float, ...] = (0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9)
 """The activation memory budgets every model is compiled with."""
@@ -90,11 +91,8 @@ def record_solver_calls(name: str = "dp_knapsack") -> Iterator[list[RecordedCall
         calls.append(RecordedCall(*arguments, float(value), tuple(saved), tuple(recomputable)))
         return value, saved, recomputable
 
-    setattr(partitioners, name, recorder)
-    try:
+    with patch_partitioner(**{name: recorder}):
         yield calls
-    finally:
-        setattr(partitioners, name, original)
 
 
 def compile_and_step(spec: ModelSpec, backend: str = BACKEND) -> tuple[torch.Tensor, ...]:
@@ -201,21 +199,15 @@ def sweep_partitions(settings: Sequence[Setting]) -> Iterator[dict[Setting, list
                 cuts[key] = original_min_cut(joint_graph, node_info, min_cut_options)
             return cuts[key]
 
-        partitioners.solve_min_cut = reused_min_cut
-        try:
+        with patch_partitioner(solve_min_cut=reused_min_cut):
             for budget, estimator in settings:
                 with budget_config(budget, estimator), record_solver_calls() as calls:
                     original_choose(joint_graph, node_info, memory_budget=budget)
                 recorded[(budget, estimator)] += calls
-        finally:
-            partitioners.solve_min_cut = original_min_cut
         return original_choose(joint_graph, node_info, memory_budget)
 
-    partitioners.choose_saved_values_set = sweeping
-    try:
+    with patch_partitioner(choose_saved_values_set=sweeping):
         yield recorded
-    finally:
-        partitioners.choose_saved_values_set = original_choose
 
 
 def capture_sweep(
@@ -329,14 +321,7 @@ def record_decisions() -> Iterator[list[Decision]]:
         decisions[-1].calls.append((case, tuple(saved), tuple(recomputable)))
         return value, saved, recomputable
 
-    replaced = {
-        "choose_saved_values_set": (choose, original_choose),
-        "_optimize_runtime_with_given_memory": (optimize, original_optimize),
-    }
-    for name, (wrapper, _) in replaced.items():
-        setattr(partitioners, name, wrapper)
-    try:
+    with patch_partitioner(
+        choose_saved_values_set=choose, _optimize_runtime_with_given_memory=optimize
+    ):
         yield decisions
-    finally:
-        for name, (_, original) in replaced.items():
-            setattr(partitioners, name, original)
