@@ -155,8 +155,11 @@ def replicated_optimum(case: Case, copies: int) -> Fraction:
     splitting (bundles of 1, 2, 4, ... copies and the rest, which reach every
     count from 0 to ``copies``) and the one-row table in integers.
 
+    Two copies each of a 2-unit item worth 2 and a 3-unit item worth 3.5,
+    under 8 units: 3 + 3 + 2 units, worth 3.5 + 3.5 + 2.
+
     >>> replicated_optimum(Case.of([2e-4, 3e-4], [2.0, 3.5], 4e-4), 2)
-    Fraction(7, 1)
+    Fraction(9, 1)
     """
     values, shift = integer_runtimes([float(r) for r in case.runtime])
     capacity = quantize(float(case.max_memory)) * copies
