@@ -1,7 +1,7 @@
 """Capture knapsack calls of deep transformer stacks as benchmark input data.
 
 The golden zoo's models are small; real partitioner calls on deep models have
-hundreds of items of a few units each, from repeated blocks (issue #13). This
+hundreds of items of a few units each, from repeated blocks. This
 compiles the zoo's ``Transformer`` (``Block`` stacks, width 32, 4 heads) at
 depths 48 and 96 under the ``flops`` estimator and records every knapsack
 call, with the golden fixtures' provenance and exact optimum, into

@@ -240,10 +240,10 @@ def _speedup_line(target: str, pairs: list[tuple[float, str]], needed: float) ->
 
 
 def _targets_section(grids: dict[str, Any]) -> list[str]:
-    """Issue #4's targets, each recomputed from the measurements above."""
+    """The fast solver's speed targets, each recomputed from the measurements above."""
     rows = [r for r in _cell_summaries(grids) if "optimized" in r[2]]
     lines = [
-        "## Targets (issue #4), recomputed from the cells below",
+        "## Targets of the fast solver, recomputed from the cells below",
         "",
         "Speed-ups are upstream median time / optimized median time in the same run "
         "(upstream dp is absent where its table exceeds the memory cap).",

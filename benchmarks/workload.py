@@ -1,6 +1,6 @@
 """The real workload: golden partitioner calls, one solve each and every budget at once.
 
-Four grids (issue #13), each side by side in one run:
+Four grids, each side by side in one run:
 
 ``golden``
     Every call :func:`knapsack_audit.golden.fixtures.load` returns (the golden
@@ -317,7 +317,7 @@ def pareto_curve(
     runtime: list[float],
 ) -> tuple[list[ParetoPoint], int]:
     """torch's Pareto bisection (``visualize_memory_budget_pareto`` in
-    ``torch/_functorch/partitioners.py``, torch 2.10-2.15) on one knapsack call,
+    ``torch/_functorch/partitioners.py``, torch 2.10 to 2.15) on one knapsack call,
     with ``solver`` where the partitioner calls its configured solver.
 
     torch evaluates budgets 0.0 and 1.0, then bisects an interval while its

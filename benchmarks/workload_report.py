@@ -1,6 +1,6 @@
 """RESULTS.md sections for ``workload.json`` (:mod:`benchmarks.workload`), targets recomputed.
 
-Targets (issue #13), on the calls with at least :data:`TARGET_ITEMS` items and
+Targets, on the calls with at least :data:`TARGET_ITEMS` items and
 the ``flops`` estimator: the optimized solver at least 20x faster (median
 time) than upstream dp and than upstream hirschberg on every call, and at
 most 2x slower than OR-Tools; peak extra memory never above upstream
@@ -57,7 +57,7 @@ def golden_section(grid: dict[str, Any]) -> list[str]:
     """The per-call table of the golden grid and its targets."""
     by_solver = {name: {r["call"]: r for r in records} for name, records in grid["results"].items()}
     ours = by_solver["optimized"]
-    lines = ["## Grid `golden` (real partitioner calls, issue #13)", "", *_header(grid)]
+    lines = ["## Grid `golden` (real partitioner calls)", "", *_header(grid)]
     lines += [
         "Per call: median of the timed solves after a warm-up, in one process per solver; "
         "Δpeak from one solve after a VmHWM reset. Under load, a solve of 1-2 ms that is "
@@ -160,7 +160,7 @@ def golden_section(grid: dict[str, Any]) -> list[str]:
 
 def paired_section(grid: dict[str, Any]) -> list[str]:
     """The interleaved timings of the ``paired`` grid and the two speed targets."""
-    lines = ["## Grid `paired` (golden flops calls, solvers interleaved, issue #13)", ""]
+    lines = ["## Grid `paired` (golden flops calls, solvers interleaved)", ""]
     lines += [*_header(grid)]
     lines += [
         "One process; per call a warm-up solve by each solver, then rounds of one solve "
@@ -204,7 +204,7 @@ def multi_budget_section(grid: dict[str, Any]) -> list[str]:
     target against upstream's knee, and, where upstream's float32 ``dp_knapsack``
     answers below the exact optimum, also against torch's knee computed with the
     exact canonical per-budget solver."""
-    lines = ["## Grid `multi-budget` (torch's knee search, issue #13)", "", *_header(grid)]
+    lines = ["## Grid `multi-budget` (torch's knee search)", "", *_header(grid)]
     lines += [
         "torch's `get_knee_point_memory_budget` (100 budgets 0.001..b) with torch's "
         "`dp_knapsack` (one run) against the same search with one `FrontierSolver` on "
@@ -258,7 +258,7 @@ def pareto_section(grid: dict[str, Any]) -> list[str]:
     bisection, the curve against upstream's and, where upstream's float32
     ``dp_knapsack`` answers below the exact optimum, against the curve of the
     exact canonical per-budget solver."""
-    lines = ["## Grid `pareto` (torch's Pareto bisection, issue #13)", "", *_header(grid)]
+    lines = ["## Grid `pareto` (torch's Pareto bisection)", "", *_header(grid)]
     lines += [
         "torch's bisection of `visualize_memory_budget_pareto` (budgets 0 and 1, then "
         "halving every interval whose two outcomes differ, down to 1e-3; "

@@ -1,4 +1,4 @@
-"""The ``knapsack-audit`` command (project issue #5).
+"""The ``knapsack-audit`` command.
 
 ``knapsack-audit verify TARGET [TARGET ...]`` audits solvers against
 docs/SPEC.md with the property engine; ``knapsack-audit report --output

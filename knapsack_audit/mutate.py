@@ -3,8 +3,8 @@
 :func:`mutants` makes first-order mutants of a solver's source with Python's
 :mod:`ast` (no mutation library: mutmut and cosmic-ray mutate whole projects
 and run a test command per mutant, whereas here each mutant is one function
-audited in an isolated worker, and the operators below are all that issue
-#10 asks for). The mutated function is the solver and every top-level
+audited in an isolated worker, and the operators below are the plausible
+one-line bugs of a DP solver). The mutated function is the solver and every top-level
 function of its module it calls, transitively. The operators (:data:`OPERATORS`):
 
 ============  ==============================================================

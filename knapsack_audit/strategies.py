@@ -18,7 +18,7 @@ which shows each region is actually generated):
 * sizes: tiny (where shrinking lands), larger ``n >= 64``, and
   partitioner-like normalized instances.
 
-Distinct items are the common case (issue #10): most tiny cases draw every
+Distinct items are the common case (real calls rarely tie): most tiny cases draw every
 item's weight and runtime independently, so ratios differ and a heuristic
 (greedy, a split chosen from one half) is wrong on them; a minority draws
 from pools of one to three values (ties, duplicates). Budgets cut through the

@@ -1,4 +1,4 @@
-"""Fast exact solvers honouring docs/SPEC.md (issue #4).
+"""Fast exact solvers honouring docs/SPEC.md.
 
 ``knapsack_audit.optimized`` is installed from the top-level ``optimized/``
 folder (see CONTRIBUTING.md, "Layout").

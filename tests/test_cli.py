@@ -1,4 +1,4 @@
-"""The ``knapsack-audit`` command end to end (project issue #5).
+"""The ``knapsack-audit`` command end to end.
 
 Every command runs as a subprocess (``python -m knapsack_audit.cli``) with a
 unique marker in its environment; the solver workers inherit it, so scanning
@@ -484,7 +484,7 @@ def test_worker_dies_with_a_killed_audit() -> None:
 
 def test_golden_subcommand_regenerates_expected_findings(tmp_path: Path) -> None:
     """SPEC 3.2, 5.2: ``knapsack-audit golden expected`` delegates to
-    knapsack_audit.golden (issue #6)."""
+    knapsack_audit.golden."""
     source = Path(__file__).parents[1] / "knapsack_audit" / "golden" / "data" / "mlp-flops.json"
     (tmp_path / source.name).write_text(source.read_text())
     run = knapsack_audit("golden", "expected", "--fixtures", str(tmp_path))

@@ -1,4 +1,4 @@
-"""``knapsack-audit compare BASE NEW`` (project issue #12; SPEC 9).
+"""``knapsack-audit compare BASE NEW`` (SPEC 9).
 
 Planted NEW solvers (tests/fixtures/compare/planted.py) wrap the exact
 reference, so every difference from BASE is the planted one: a sleep (slower,

@@ -1,4 +1,4 @@
-"""Symbolic checks (CrossHair) of the reference's pure-Python core (issue #3, item 5).
+"""Symbolic checks (CrossHair) of the reference's pure-Python core.
 
 Contracts in PEP 316 docstrings; verdicts asserted through CrossHair's API.
 A precondition CrossHair cannot satisfy would make a check vacuous, so it is

@@ -1,4 +1,4 @@
-"""The strategies reach the regions where knapsack bugs live (issue #3, item 2).
+"""The strategies reach the regions where knapsack bugs live.
 
 In the style of Hypothesis' own tests/quality/test_discovery_ability.py: for
 each region, ``find`` must produce an example of it from the strategy the

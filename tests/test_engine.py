@@ -1,4 +1,4 @@
-"""The property engine finds what is wrong, and only what is wrong (issue #3, items 1 and 4).
+"""The property engine finds what is wrong, and only what is wrong.
 
 Each property is shown able to fail (planted bugs), the whole engine is shown
 to find upstream's known bugs and shrink them, and to report nothing against
@@ -236,8 +236,8 @@ CI = effort()
 
 
 def test_engine_finds_hirschberg_over_budget_without_hints():
-    """SPEC 3.2 (issue #3 acceptance): found with <= 3 items and no pinned example,
-    by the exhaustive phase that ``verify`` runs first (issue #10 item 1).
+    """SPEC 3.2: found with <= 3 items and no pinned example, by the exhaustive
+    phase that ``verify`` runs first, so upstream's bug needs no hint.
 
     The time is printed for the closing note; it is not asserted (CI is noisy).
     """
@@ -336,7 +336,7 @@ RELATION_TESTS = {
 
 
 def test_every_property_of_the_table_is_declared_once_and_can_fail():
-    """SPEC 3, 7, 8: the table is the one registry (issue #14 item 2): each
+    """SPEC 3, 7, 8: the table is the one registry (one place to add a property): each
     property has a clause, an expectation and exactly one kind of check, a
     relation has its parameter draw, search and the planted tests cover it."""
     names = [prop.name for prop in props.TABLE]

@@ -2,7 +2,7 @@
 
 The fixtures (package data in knapsack_audit/golden/data, described in
 tests/golden/README.md) are the partitioner's own solver calls, from small
-models and from models at real depth (issue #11). Ours must pass every one-call property
+models and from models at real depth. Ours must pass every one-call property
 exactly (SPEC 3.3, 5.1, 7, 8); upstream's findings are counted per
 ``(solver, property)`` and must equal the committed table
 ``expected_findings.json`` for this environment, so that any change upstream
@@ -60,7 +60,8 @@ def _describe(findings: Sequence[Finding]) -> str:
 
 
 def test_acceptance_size(golden: list[Fixture]) -> None:
-    """SPEC 4.4: Issue #6: >= 100 distinct calls, >= 6 models, one call with >= 300 items."""
+    """SPEC 4.4: the fixtures are varied enough to audit against: >= 100 distinct
+    calls, >= 6 models, one call with >= 300 items."""
     distinct = {fixture.case for fixture in golden}
     assert len(distinct) == len(golden), "identical calls must be stored once"
     assert len(distinct) >= MIN_FIXTURES
@@ -237,7 +238,7 @@ def test_capture_sweep_equals_separate_compilations() -> None:
 
 
 def test_real_scale_acceptance(golden: list[Fixture]) -> None:
-    """SPEC 3.2 at real scale (issue #11): 5 deep models, 30 calls of 250+ items, one of 1000+."""
+    """SPEC 3.2 at real scale: 5 deep models, 30 calls of 250+ items, one of 1000+."""
     real_scale = {spec.name for spec in models.REAL_SCALE_ZOO}
     captured = {f.provenance["model"] for f in golden} & real_scale
     assert len(captured) >= MIN_REAL_SCALE_MODELS, sorted(captured)

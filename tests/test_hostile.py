@@ -1,4 +1,4 @@
-"""Hostile solvers (project issue #15): the audit survives them and names what they did.
+"""Hostile solvers: the audit survives them and names what they did.
 
 Each solver in tests/fixtures/hostile_solvers/ is audited by the real command
 (``knapsack-audit verify``), all of them in one run per mode (with and

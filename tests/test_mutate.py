@@ -1,6 +1,6 @@
-"""``knapsack-audit mutate``: the operators issue #10 asks for, and an end-to-end run.
+"""``knapsack-audit mutate``: the operators it applies, and an end-to-end run.
 
-Mutation testing measures the audit (issue #10 item 4); these tests check the
+Mutation testing measures the audit (how many one-line bugs it catches); these tests check the
 tool that measures it, on a small solver of the planted corpus.
 """
 
@@ -41,7 +41,7 @@ def untouched(x):
 
 
 def test_every_operator_makes_mutants_of_the_function_and_its_callees() -> None:
-    """SPEC 3 (issue #10 item 4): each operator applies; the function and the
+    """SPEC 3 (mutation testing measures the audit): each operator applies; the function and the
     module functions it calls are mutated, the others and the docstring not."""
     baseline, found = mutants(SOURCE, "solver")
     assert set(Counter(m.operator for m in found)) == set(OPERATORS)

@@ -1,4 +1,4 @@
-"""Default effort kills every planted bug and passes every correct solver (issue #10 item 5).
+"""Default effort kills every planted bug and passes every correct solver.
 
 The corpus is tests/planted/corpus.py: bugs written the way a pull request
 to upstream might make them, and correct solvers of other algorithms and
@@ -214,9 +214,9 @@ def _documented_call(doc: str) -> Case | None:
 
 
 def test_verify_kills_small_bugs_fast_with_small_counterexamples(tmp_path: Path) -> None:
-    """SPEC 3.3 (issue #10 acceptance): three of the bugs issue #10 found passing
-    now fail, each with a counterexample of at most 3 items, first found in
-    under 5 s of the audit; the verdict states the effort and the seed."""
+    """SPEC 3.3: three of the bugs an earlier ``verify`` let pass now fail, each
+    with a counterexample of at most 3 items, first found in under 5 s of the
+    audit; the verdict states the effort and the seed."""
     names = ("greedy_ratio", "split_from_left_half", "budget_floor")
     report_path = tmp_path / "planted.json"
     run = knapsack_audit(
@@ -243,7 +243,7 @@ def test_verify_kills_small_bugs_fast_with_small_counterexamples(tmp_path: Path)
 
 def test_verify_fails_a_solver_that_never_answers_for_48_items(tmp_path: Path) -> None:
     """SPEC 7.2: a solver that times out from 48 items on is a no-crash failure
-    (issue #10: it used to PASS with exit 0), shrunk by dropping items under a
+    (an earlier ``verify`` passed it with exit 0), shrunk by dropping items under a
     short call timeout towards the 48 items where it starts hanging (on a
     loaded machine the hard stop may end that shrink early: still >= 48)."""
     report_path = tmp_path / "hangs.json"
@@ -281,7 +281,7 @@ def test_verify_passes_a_correct_solver_of_another_algorithm() -> None:
 def test_default_effort_kills_the_whole_corpus_and_passes_the_correct_solvers(
     tmp_path: Path,
 ) -> None:
-    """SPEC 3, 7 (issue #10 targets): ``verify`` at default effort, no options,
+    """SPEC 3, 7: ``verify`` at default effort, no options,
     fails every planted bug on its expected property and passes every correct
     solver; each target within 60 s (plus loading)."""
     report_path = tmp_path / "corpus.json"

@@ -31,6 +31,7 @@ import knapsack_audit
 import knapsack_audit.optimized
 import knapsack_audit.reference
 from knapsack_audit.optimized.config import Config
+from knapsack_audit.optimized.integration import SUPPORTED_TORCH
 
 ROOT = Path(__file__).resolve().parents[1]
 PROSE = [*sorted(ROOT.glob("proofs/*.md")), ROOT / "CONTRIBUTING.md"]
@@ -43,6 +44,19 @@ CONSTANT = re.compile(r"\b((?:[a-z_][a-z0-9_]*\.)*_?[A-Z][A-Z0-9]+(?:_[A-Z0-9]+)
 
 KNOB = re.compile(r"\bConfig\.([a-z_][a-z0-9_]*)")
 """A knob of :class:`knapsack_audit.optimized.config.Config` named in prose."""
+
+TORCH_RANGE = re.compile(r"\b2\.1\d(?:\.\d+)?\s*(?:-|\u2013|to|through)\s*2\.1\d(?:\.\d+)?\b")
+"""A range of torch releases written in prose (``2.10 to 2.15``)."""
+
+RANGE_DOCUMENTS = (
+    "*.md",
+    "docs/**/*.md",
+    "benchmarks/**/*.md",
+    "tests/**/*.md",
+    "proofs/**/*.md",
+    "proofs/**/*.v",
+)
+RANGE_SOURCES = ("knapsack_audit", "reference", "optimized", "tests", "benchmarks", "scripts")
 
 CITATION = re.compile(r"SPEC (\d+(?:\.\d+)?)")
 CLAUSE = re.compile(r"^(?:## )?(\d+)\.(?:(\d+) |\s)", re.MULTILINE)
@@ -112,6 +126,41 @@ def test_the_prose_check_can_fail() -> None:
     assert KNOB.findall("`Config.no_such_knob * 2`") == ["no_such_knob"]
     assert CONSTANT.findall("(`max(PYTHON_BASE_CASE_CELLS, C_c + 1)`)") == [
         "PYTHON_BASE_CASE_CELLS"
+    ]
+
+
+def _torch_range_files() -> list[Path]:
+    """Every document and source file whose prose may name the supported torch
+    releases (generated reports under benchmarks/results and docs/compare
+    included: their generators' text is checked with them)."""
+    files = {path for pattern in RANGE_DOCUMENTS for path in ROOT.glob(pattern)}
+    files |= {path for folder in RANGE_SOURCES for path in (ROOT / folder).rglob("*.py")}
+    return sorted(files)
+
+
+def _other_torch_ranges(text: str) -> list[str]:
+    return [found for found in TORCH_RANGE.findall(text) if found != SUPPORTED_TORCH]
+
+
+def test_every_torch_range_is_the_supported_one() -> None:
+    """SPEC 1 (the contract is upstream's, in the releases named once by
+    ``integration.SUPPORTED_TORCH``): every range of torch releases the prose
+    writes is that one, word for word."""
+    found = [
+        f"{path.relative_to(ROOT)}: {mention}"
+        for path in _torch_range_files()
+        for mention in _other_torch_ranges(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+    assert any(SUPPORTED_TORCH in p.read_text(encoding="utf-8") for p in _torch_range_files())
+
+
+def test_the_torch_range_check_can_fail() -> None:
+    """SPEC 1: a range written with a dash or another last release is reported."""
+    dashed, older = "2.10" + "-2.15", "2.10 to " + "2.14"
+    assert _other_torch_ranges(f"torch {dashed}, torch {older}, torch {SUPPORTED_TORCH}") == [
+        dashed,
+        older,
     ]
 
 

@@ -1,4 +1,4 @@
-"""The wheel, as a release engineer installs it: the golden fixtures come with it (issue #11).
+"""The wheel, as a release engineer installs it: the golden fixtures come with it.
 
 The test copies the project's files to a temporary folder, builds the wheel
 there (``pip wheel --no-deps --no-build-isolation``, with the test

@@ -1,4 +1,4 @@
-"""Golden fixtures: knapsack calls captured from real ``torch.compile`` runs (issue #6).
+"""Golden fixtures: knapsack calls captured from real ``torch.compile`` runs.
 
 Modules: :mod:`.models` (the small and the real-scale zoo), :mod:`.capture`
 (compile and record every solver call), :mod:`.fixtures` (the stored format;

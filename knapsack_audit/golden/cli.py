@@ -1,4 +1,4 @@
-"""Command line of the golden fixtures (issue #6).
+"""Command line of the golden fixtures.
 
 ``python -m knapsack_audit.golden capture [--out DIR] [--model NAME ...]``
     compiles the zoo at every budget and estimator and (re)writes the fixture

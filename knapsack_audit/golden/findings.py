@@ -43,7 +43,7 @@ from knapsack_audit.golden.fixtures import Fixture
 from knapsack_audit.properties import Outcome, Solver
 
 REAL_SCALE_ITEMS = 250
-"""A call with at least this many items counts as real scale in the summary (issue #11)."""
+"""A call with at least this many items counts as real scale in the summary."""
 
 TIMING_REPEATS = 3
 """Timed rounds per call: the quick mode of the benchmarks' ``paired`` grid (which uses 9)."""

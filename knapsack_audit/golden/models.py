@@ -10,7 +10,7 @@ residual stack with GELU (``resnet_mlp``), an LSTM (``lstm``), PyTorch's
 encoder layers (``sdpa_encoder``), MLP-Mixer blocks (``mixer``) and one graph
 large enough that a single knapsack call has over 300 items (``deep_narrow``).
 
-:data:`REAL_SCALE_ZOO` (issue #11) keeps the depth of real models (GPT-2 XL,
+:data:`REAL_SCALE_ZOO` keeps the depth of real models (GPT-2 XL,
 LLaMA-3, Mixtral, ViT-L, ResNet-101) and shrinks width and sequence length to
 fit a CPU: their repeated blocks give the partitioner calls of hundreds of
 items weighing a few units each, the workload where upstream's Hirschberg
@@ -552,7 +552,7 @@ SMALL_ZOO: tuple[ModelSpec, ...] = (
     ModelSpec("mixer", Mixer, ((4, 16, 24),)),
     ModelSpec("deep_narrow", DeepNarrow, ((4, 8),)),
 )
-"""Small graphs of many shapes (issue #6): weights of tens to hundreds of units."""
+"""Small graphs of many shapes: weights of tens to hundreds of units."""
 
 LENGTH = 32
 """Sequence length of the real-scale language models (shrunk, like their width)."""
@@ -580,7 +580,7 @@ REAL_SCALE_ZOO: tuple[ModelSpec, ...] = (
     ),
     ModelSpec("resnet_101", partial(ResNet, base=8, stages=(3, 4, 23, 3)), ((4, 3, 32, 32),)),
 )
-"""Real depth at shrunk width and sequence length (issue #11): hundreds of items of a few units.
+"""Real depth at shrunk width and sequence length: hundreds of items of a few units.
 
 ``gpt2_48``: GPT-2 XL's 48 blocks; ``llama_32``: LLaMA-3 8B's 32 blocks, 4
 query heads per key/value head, a 3.5x SwiGLU MLP; ``mixtral_32``: Mixtral

@@ -94,7 +94,7 @@ REAL_SCALE_MODELS = frozenset(spec.name for spec in REAL_SCALE_ZOO)
 
 
 def is_real_scale(fixture: Fixture) -> bool:
-    """Whether the fixture comes from a model of the real-scale zoo (issue #11)."""
+    """Whether the fixture comes from a model of the real-scale zoo."""
     return fixture.provenance.get("model") in REAL_SCALE_MODELS
 
 

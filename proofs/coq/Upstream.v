@@ -1,4 +1,4 @@
-(** * Upstream's recursion (torch 2.10-2.14 [dp_knapsack_sliding_hirschberg]) and its off-by-one
+(** * Upstream's recursion (torch 2.10 to 2.15 [dp_knapsack_sliding_hirschberg]) and its off-by-one
 
     A faithful model of the loop in
     [torch/_functorch/_activation_checkpointing/knapsack.py], with exact

@@ -6,7 +6,7 @@ Each bug has upstream's signature and contract (quantize with
 mistake, said in its docstring together with the smallest counterexample we
 know. ``verify`` at default effort must fail every one of them
 (tests/test_planted.py); :data:`EXPECTED` names a property each must fail.
-The first five are the ones issue #10 found passing; the rest are ours.
+The first five are bugs an earlier ``verify`` let pass; the rest are ours.
 
 The correct solvers (:data:`CORRECT`) are exact on the quantized problem
 (SPEC 3.3) but reach the optimum differently from our reference and may pick
@@ -91,7 +91,7 @@ def _greedy(weights: Sequence[int], runtime: Sequence[float], capacity: int) -> 
     return saved
 
 
-# ------------------------------------------------ the five of issue #10
+# ----------------------------------- the five an earlier verify let pass
 
 
 def greedy_ratio(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
