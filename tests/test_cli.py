@@ -24,11 +24,8 @@ from typing import Any
 import pytest
 
 from knapsack_audit.cases import Case
-from knapsack_audit.catalog import TORCH_HIRSCHBERG
-from knapsack_audit.cli import main as cli_main
 from knapsack_audit.cli import memory_size
 from knapsack_audit.isolation import IsolatedSolver, Opaque, SolverTimeout, portable
-from knapsack_audit.release import regressions
 from knapsack_audit.targets import TargetError, parse_target
 
 BAD_SOLVERS = Path(__file__).parent / "fixtures" / "bad_solvers"
@@ -262,78 +259,6 @@ def test_help_warns_that_targets_execute() -> None:
     run = knapsack_audit("verify", "--help")
     assert run.returncode == 0
     assert "EXECUTES ITS CODE" in run.stdout
-
-
-# --- report --------------------------------------------------------------------------
-
-
-def test_release_report(tmp_path: Path) -> None:
-    """SPEC 3.2, 5.2, 7.2, 10.1, 10.3: the release report has versions, verdicts in
-    one vocabulary, the drift check apart, its JSON and JUnit twins and the plots;
-    its JSON against itself is no regression."""
-    output = tmp_path / "release.md"
-    run = knapsack_audit(
-        "report",
-        "--output",
-        str(output),
-        "--jobs",
-        "2",
-        "--max-examples",
-        "2",
-        "--time-budget",
-        "2",
-        "--repeats",
-        "1",
-        "--quiet",
-        timeout=900,
-    )
-    assert run.returncode == 1, run.stdout + run.stderr
-    markdown = output.read_text()
-    for name in ("python", "torch", "numpy", "hypothesis", "matplotlib", "cpu count"):
-        assert f"| {name} |" in markdown
-    assert "Replay: passed" not in markdown
-    hirschberg = "upstream dp_knapsack_sliding_hirschberg: correct on 140 of 168 real calls"
-    for text in (markdown, run.stdout):
-        assert "ours: correct on 168 of 168 real calls; over budget on 0;" in text
-        assert f"{hirschberg}; over budget on 28 (28 of the 50 real-scale-zoo calls)" in text
-        assert "): reproduces the recorded findings." in text
-        assert "1 interleaved rounds after a warm-up" in text
-    assert "knapsack_audit.reference:dp_knapsack: 0 findings on the 118 small-zoo calls" in markdown
-    # With a 2 s budget a loaded machine can cut the reference's search off
-    # (status warning, exit code 3 in verify): what must never show is a failure of ours.
-    assert "| `knapsack_audit.reference:dp_knapsack` | fail |" not in markdown
-    assert "| `knapsack_audit.reference:dp_knapsack` |" in markdown
-    assert "| `torch:dp_knapsack_sliding_hirschberg` | fail |" in markdown
-    for kind in ("over-budget", "time-ratio", "pareto"):
-        assert f"](release-{kind}.png)" in markdown
-        assert (tmp_path / f"release-{kind}.png").read_bytes().startswith(b"\x89PNG")
-    document = json.loads((tmp_path / "release.json").read_text())
-    (verdict,) = [v for v in document["golden"]["solvers"] if v["solver"] == TORCH_HIRSCHBERG]
-    assert verdict["sentence"] in markdown and len(verdict["over_budget"]) == 28
-    assert Case.from_call(verdict["worst_call"])[0] == TORCH_HIRSCHBERG
-    assert regressions(document, document) == []
-    junit = ET.fromstring((tmp_path / "release.xml").read_text())
-    (golden,) = [suite for suite in junit if suite.get("name") == "golden replay"]
-    failures = {case.get("name"): case.find("failure") for case in golden}
-    assert failures[f"upstream {TORCH_HIRSCHBERG}: correct on every real call"] is not None
-    assert failures["ours: correct on every real call"] is None
-    assert failures["drift check: reproduces the recorded findings"] is None
-
-
-def test_release_report_refuses_an_unreadable_baseline(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """SPEC 10.3: a baseline that is not a report's JSON is a usage error (exit 2)
-    before anything runs."""
-    not_a_report = tmp_path / "old.json"
-    not_a_report.write_text('{"tool": "knapsack-audit"}')
-    for baseline in (tmp_path / "missing.json", not_a_report):
-        output = tmp_path / "r.md"
-        with pytest.raises(SystemExit) as exited:
-            cli_main(["report", "--output", str(output), "--baseline", str(baseline)])
-        assert exited.value.code == 2
-        assert f"--baseline {baseline}" in capsys.readouterr().err
-        assert not output.exists()
 
 
 # --- units: target parsing and isolation ---------------------------------------------

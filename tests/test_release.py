@@ -10,19 +10,23 @@ with the unpatched one now.
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
+import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pytest
 from matplotlib.image import imread
+from test_cli import knapsack_audit
 from torch._functorch._activation_checkpointing import knapsack as installed
 
 from knapsack_audit import plots
 from knapsack_audit.cases import Case
 from knapsack_audit.catalog import OPTIMIZED, TORCH_HIRSCHBERG, load
+from knapsack_audit.cli import main as cli_main
 from knapsack_audit.golden import findings, fixtures
 from knapsack_audit.golden.fixtures import Fixture
 from knapsack_audit.properties import Solver
@@ -199,3 +203,76 @@ def test_plots_render_from_a_small_fixture(calls: list[Fixture], tmp_path: Path)
         assert _colours(path) > 2, kind
     over = golden.pareto.solvers[0][1]
     assert any(point.over_budget for point in over)
+
+
+# --- the command end to end (beside the units above, so that the two xdist
+# workers share the long tests of the command: test_cli.py holds the others) ---
+
+
+def test_release_report(tmp_path: Path) -> None:
+    """SPEC 3.2, 5.2, 7.2, 10.1, 10.3: the release report has versions, verdicts in
+    one vocabulary, the drift check apart, its JSON and JUnit twins and the plots;
+    its JSON against itself is no regression."""
+    output = tmp_path / "release.md"
+    run = knapsack_audit(
+        "report",
+        "--output",
+        str(output),
+        "--jobs",
+        "2",
+        "--max-examples",
+        "2",
+        "--time-budget",
+        "2",
+        "--repeats",
+        "1",
+        "--quiet",
+        timeout=900,
+    )
+    assert run.returncode == 1, run.stdout + run.stderr
+    markdown = output.read_text()
+    for name in ("python", "torch", "numpy", "hypothesis", "matplotlib", "cpu count"):
+        assert f"| {name} |" in markdown
+    assert "Replay: passed" not in markdown
+    hirschberg = "upstream dp_knapsack_sliding_hirschberg: correct on 140 of 168 real calls"
+    for text in (markdown, run.stdout):
+        assert "ours: correct on 168 of 168 real calls; over budget on 0;" in text
+        assert f"{hirschberg}; over budget on 28 (28 of the 50 real-scale-zoo calls)" in text
+        assert "): reproduces the recorded findings." in text
+        assert "1 interleaved rounds after a warm-up" in text
+    assert "knapsack_audit.reference:dp_knapsack: 0 findings on the 118 small-zoo calls" in markdown
+    # With a 2 s budget a loaded machine can cut the reference's search off
+    # (status warning, exit code 3 in verify): what must never show is a failure of ours.
+    assert "| `knapsack_audit.reference:dp_knapsack` | fail |" not in markdown
+    assert "| `knapsack_audit.reference:dp_knapsack` |" in markdown
+    assert "| `torch:dp_knapsack_sliding_hirschberg` | fail |" in markdown
+    for kind in ("over-budget", "time-ratio", "pareto"):
+        assert f"](release-{kind}.png)" in markdown
+        assert (tmp_path / f"release-{kind}.png").read_bytes().startswith(b"\x89PNG")
+    document = json.loads((tmp_path / "release.json").read_text())
+    (verdict,) = [v for v in document["golden"]["solvers"] if v["solver"] == TORCH_HIRSCHBERG]
+    assert verdict["sentence"] in markdown and len(verdict["over_budget"]) == 28
+    assert Case.from_call(verdict["worst_call"])[0] == TORCH_HIRSCHBERG
+    assert regressions(document, document) == []
+    junit = ET.fromstring((tmp_path / "release.xml").read_text())
+    (golden,) = [suite for suite in junit if suite.get("name") == "golden replay"]
+    failures = {case.get("name"): case.find("failure") for case in golden}
+    assert failures[f"upstream {TORCH_HIRSCHBERG}: correct on every real call"] is not None
+    assert failures["ours: correct on every real call"] is None
+    assert failures["drift check: reproduces the recorded findings"] is None
+
+
+def test_release_report_refuses_an_unreadable_baseline(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SPEC 10.3: a baseline that is not a report's JSON is a usage error (exit 2)
+    before anything runs."""
+    not_a_report = tmp_path / "old.json"
+    not_a_report.write_text('{"tool": "knapsack-audit"}')
+    for baseline in (tmp_path / "missing.json", not_a_report):
+        output = tmp_path / "r.md"
+        with pytest.raises(SystemExit) as exited:
+            cli_main(["report", "--output", str(output), "--baseline", str(baseline)])
+        assert exited.value.code == 2
+        assert f"--baseline {baseline}" in capsys.readouterr().err
+        assert not output.exists()
