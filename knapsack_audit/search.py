@@ -385,10 +385,11 @@ def _size(case: Case) -> tuple[int, int]:
     return case.n, len(case.as_flat_call())
 
 
-def _unshrunk(finding: Finding) -> Finding:
+def _unshrunk(finding: Finding, why: str = NOT_FULLY_SHRUNK) -> Finding:
+    """``finding`` marked as not fully shrunk (``why``), unless it is marked already."""
     if "(not fully shrunk" in finding.message:
         return finding
-    return dataclasses.replace(finding, message=finding.message + NOT_FULLY_SHRUNK)
+    return dataclasses.replace(finding, message=finding.message + why)
 
 
 def audit(
@@ -801,7 +802,7 @@ def minimize(
         shrinker.structural()
         return shrinker.one_by_one()
     except _MinimizeCut:
-        return _cut(shrinker.current)
+        return _unshrunk(shrinker.current, MINIMIZE_CUT)
     except SearchStopped:
         return _unshrunk(shrinker.current)
 
@@ -817,12 +818,6 @@ def _drop_chunks(shrinker: Shrinker) -> None:
             if not shrinker.try_case(_without(case, fewer)):
                 start += chunk
         chunk //= 2
-
-
-def _cut(finding: Finding) -> Finding:
-    if "(not fully shrunk" in finding.message:
-        return finding
-    return dataclasses.replace(finding, message=finding.message + MINIMIZE_CUT)
 
 
 def shrink_known(

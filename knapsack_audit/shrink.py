@@ -71,7 +71,7 @@ class Shrinker:
         progress = True
         while progress:
             progress = any(
-                self._try(candidate) for candidate in _structural_moves(self.current.case)
+                self.try_case(candidate) for candidate in _structural_moves(self.current.case)
             )
         return self.current
 
@@ -79,14 +79,13 @@ class Shrinker:
         """Drop single items (budget kept or lowered) until the case is 1-minimal."""
         progress = True
         while progress:
-            progress = any(self._try(candidate) for candidate in _single_drops(self.current.case))
+            progress = any(
+                self.try_case(candidate) for candidate in _single_drops(self.current.case)
+            )
         return self.current
 
     def try_case(self, candidate: Case) -> bool:
         """Keep ``candidate`` if it is smaller and still fails; say whether it was kept."""
-        return self._try(candidate)
-
-    def _try(self, candidate: Case) -> bool:
         if size(candidate) >= size(self.current.case):
             return False
         again = self.fails(candidate)
