@@ -42,15 +42,22 @@ OPTIMIZED = "knapsack_audit.optimized:dp_knapsack_sliding_hirschberg"
 OUR_SOLVERS = (REFERENCE, OPTIMIZED)
 """Every solver of ours, ``module:function``; each honours all of docs/SPEC.md exactly."""
 
-FRONTIER_ENTRY_POINTS = (
+CANONICAL_TABLE = "knapsack_audit.integer_oracle:canonical_dp_knapsack"
+"""The reference's answers from one int64 table (the benchmarks' exact
+per-budget solver): like :data:`REFERENCE`, it must return the canonical selection."""
+
+OTHER_ENTRY_POINTS = (
     "knapsack_audit.optimized:frontier_knapsack",
     "knapsack_audit.optimized.integration:FrontierSolver",
+    CANONICAL_TABLE,
 )
 """With :data:`OUR_SOLVERS`, every callable of ours with upstream's signature:
 the all-budgets paths the partitioner reaches through
 :mod:`knapsack_audit.optimized.integration` (``selection_at`` of a frontier;
 a :class:`~knapsack_audit.optimized.integration.FrontierSolver`, loaded as a
-fresh instance). ``tests/test_contract.py`` runs SPEC 1-8 on each."""
+fresh instance), and the int64 table the benchmarks use as the exact
+per-budget solver (:class:`~knapsack_audit.integer_oracle.CanonicalTable`).
+``tests/test_contract.py`` runs SPEC 1-8 on each."""
 
 TORCH_MODULE = "torch._functorch._activation_checkpointing.knapsack"
 """Where upstream keeps its knapsack solvers (torch
@@ -120,8 +127,8 @@ def ours() -> list[Entry]:
 
 def entry_points() -> list[Entry]:
     """Every callable of ours with upstream's signature: :data:`OUR_SOLVERS`
-    (read at call time) and :data:`FRONTIER_ENTRY_POINTS`."""
-    return [entry(name) for name in (*OUR_SOLVERS, *FRONTIER_ENTRY_POINTS)]
+    (read at call time) and :data:`OTHER_ENTRY_POINTS`."""
+    return [entry(name) for name in (*OUR_SOLVERS, *OTHER_ENTRY_POINTS)]
 
 
 def torch_entries(names: tuple[str, ...] | list[str] = TORCH_SOLVERS) -> list[Entry]:

@@ -102,6 +102,19 @@ def positive_int(text: str) -> int:
     return value
 
 
+def comma_list(text: str) -> tuple[str, ...]:
+    """Names separated by commas (at least one)."""
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    if not names:
+        raise argparse.ArgumentTypeError(f"expected comma-separated names, got {text!r}")
+    return names
+
+
+def line_list(text: str) -> tuple[int, ...]:
+    """Line numbers (>= 1) separated by commas."""
+    return tuple(positive_int(part) for part in comma_list(text))
+
+
 def add_audit_options(parser: argparse.ArgumentParser, sandbox_default: str) -> None:
     """Search effort and isolation options, shared by ``verify`` and ``report``."""
     effort = parser.add_argument_group("search effort")
@@ -287,6 +300,30 @@ def build_parser() -> argparse.ArgumentParser:
     )
     mutate.add_argument(
         "--max-mutants", type=positive_int, default=None, metavar="N", help="only the first N"
+    )
+    mutate.add_argument(
+        "--module",
+        metavar="MODULE",
+        default=None,
+        help="mutate every function and method of MODULE (a module of TARGET's package, "
+        "say knapsack_audit.optimized.bounded) instead of TARGET's function, auditing "
+        "each mutant through TARGET",
+    )
+    mutate.add_argument(
+        "--operators",
+        metavar="NAMES",
+        type=comma_list,
+        default=None,
+        help="only mutants of these operators, comma-separated (compare, constant, slice, "
+        "arithmetic, minmax, statement, else); numbered as in the whole run",
+    )
+    mutate.add_argument(
+        "--lines",
+        metavar="N,...",
+        type=line_list,
+        default=None,
+        help="only mutants of these source lines (of the mutated module); numbered as in "
+        "the whole run",
     )
     add_quiet_option(mutate, "no line per mutant")
     add_audit_options(mutate, "off")
@@ -546,6 +583,9 @@ def run_mutate(arguments: argparse.Namespace, parser: argparse.ArgumentParser) -
             arguments.jobs,
             arguments.max_mutants,
             on_done=done,
+            module=arguments.module,
+            operators=arguments.operators,
+            lines=arguments.lines,
         )
     except TargetError as error:
         parser.exit(EXIT_UNUSABLE, f"knapsack-audit mutate: error: {error}\n")

@@ -22,11 +22,13 @@ from fractions import Fraction
 import numpy as np
 
 from knapsack_audit.reference.table import backtrack
+from knapsack_audit.reference.table import dp_knapsack as reference_dp_knapsack
 from knapsack_audit.reference.validation import (
     Instance,
     format_result,
     integer_runtimes,
     quantize,
+    require_buffer_fits,
     validate,
 )
 
@@ -111,11 +113,45 @@ class CanonicalTable:
         return format_result(self._runtimes, self.select(quantize(max_memory)))
 
 
+TABLE_CELL_BYTES = 48
+"""Bytes a :class:`CanonicalTable` keeps per cell: 8 of int64 while it is
+built, then a list entry (8) and an int object (up to 32) per cell."""
+
+
 def canonical_table(memory: object, runtime: object, max_memory: object) -> CanonicalTable | None:
     """:class:`CanonicalTable` of a call (validated as SPEC 1), or ``None`` when
-    the values' absolute total reaches ``2**62`` (int64 could overflow)."""
+    the values' absolute total reaches ``2**62`` (int64 could overflow).
+
+    Raises:
+        BudgetTooLargeError: its ``(n + 1) x (C + 1)`` cells,
+            :data:`TABLE_CELL_BYTES` each, do not fit in memory (SPEC 1.6, 1.10).
+    """
     instance = validate(memory, runtime, max_memory)
     values, _ = integer_runtimes(instance.runtimes)
     if sum(abs(v) for v in values) >= 2**62:
         return None
+    n, columns = len(values), min(instance.capacity, sum(instance.weights)) + 1
+    require_buffer_fits(
+        instance,
+        (n + 1) * columns * TABLE_CELL_BYTES,
+        f"{n + 1} x {columns} cells of int64 and of Python ints",
+    )
     return CanonicalTable(instance, values)
+
+
+def canonical_dp_knapsack(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> tuple[float, list[int], list[int]]:
+    """The reference's answer (:func:`knapsack_audit.reference.dp_knapsack`,
+    SPEC 6.1) with upstream's signature, from one :class:`CanonicalTable`
+    (the reference itself where int64 could overflow). Listed in
+    :func:`knapsack_audit.catalog.entry_points`, so the contract suite runs
+    on the table the benchmarks use as the exact per-budget solver.
+
+    >>> canonical_dp_knapsack([1e-4, 2e-4, 3e-4], [1.0, 2.5, 3.0], 4e-4)
+    (4.0, [0, 2], [1])
+    """
+    table = canonical_table(memory, runtime, max_memory)
+    if table is None:
+        return reference_dp_knapsack(memory, runtime, max_memory)
+    return table(memory, runtime, max_memory)

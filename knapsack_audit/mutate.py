@@ -142,6 +142,24 @@ def mutation_scope(tree: ast.Module, function: str) -> list[ast.FunctionDef]:
     return [defined[name] for name in defined if name in chosen]
 
 
+def module_scope(tree: ast.Module) -> list[ast.FunctionDef]:
+    """Every function of a module: its top-level functions and the methods of
+    its top-level classes (nested functions are part of their enclosing one)."""
+    scope = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            scope.append(node)
+        elif isinstance(node, ast.ClassDef):
+            scope.extend(item for item in node.body if isinstance(item, ast.FunctionDef))
+    return scope
+
+
+def _functions(tree: ast.AST) -> list[ast.FunctionDef]:
+    """Every function definition of ``tree`` in :func:`ast.walk` order (the
+    same order in a deep copy, so an index names the same function there)."""
+    return [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)]
+
+
 def _points(node: ast.AST) -> Iterator[tuple[str, str, Callable[[ast.AST], ast.AST | None]]]:
     """The mutations of one node: (operator, description, apply)."""
     if isinstance(node, ast.Compare):
@@ -244,24 +262,27 @@ class _Absolute(ast.NodeTransformer):
         return ast.ImportFrom(module=module, names=node.names, level=0)
 
 
-def mutants(source: str, function: str, package: str = "") -> tuple[str, list[Mutant]]:
-    """The unmutated module source (as unparsed) and every first-order mutant of it."""
+def mutants(source: str, function: str | None, package: str = "") -> tuple[str, list[Mutant]]:
+    """The unmutated module source (as unparsed) and every first-order mutant of it:
+    of ``function`` and its callees (:func:`mutation_scope`), or of every
+    function of the module when ``function`` is ``None`` (:func:`module_scope`)."""
     tree = ast.parse(source)
     if package:
         tree = ast.fix_missing_locations(_Absolute(package).visit(tree))
     baseline = ast.unparse(tree)
-    scope = mutation_scope(tree, function)
+    chosen = module_scope(tree) if function is None else mutation_scope(tree, function)
+    scope = {id(node) for node in chosen}
     positions = [
         (i, j, node)
-        for i, top in enumerate(tree.body)
-        if top in scope
+        for i, top in enumerate(_functions(tree))
+        if id(top) in scope
         for j, node in enumerate(_body_nodes(top))
     ]
     found: list[Mutant] = []
     for i, j, node in positions:
         for k, (operator, description, _) in enumerate(_points(node)):
             mutated = copy.deepcopy(tree)
-            top = mutated.body[i]
+            top = _functions(mutated)[i]
             target = _body_nodes(top)[j]
             _, _, apply = list(_points(target))[k]
             replacement = apply(target)
@@ -310,22 +331,118 @@ def _replace(root: ast.AST, old: ast.AST, new: ast.AST | None) -> None:
                 return
 
 
+_SHIM = """\
+\"\"\"{label}, audited through {target}: written by knapsack-audit mutate.
+
+Imports {target_module} afresh with {module} read from {source}: the
+modules of {package} loaded before (by an earlier mutant) are dropped, so
+every name imported from {module} is the mutant's.\"\"\"
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+
+
+class KnapsackAuditMutantFinder(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == {module!r}:
+            return importlib.util.spec_from_file_location(name, {source!r})
+        return None
+
+
+sys.meta_path[:] = [
+    finder for finder in sys.meta_path if type(finder).__name__ != "KnapsackAuditMutantFinder"
+]
+for _name in [n for n in sys.modules if n in {stale!r} or n.startswith({prefix!r})]:
+    del sys.modules[_name]
+sys.meta_path.insert(0, KnapsackAuditMutantFinder())
+{function} = getattr(importlib.import_module({target_module!r}), {function!r})
+"""
+
+
+def _module_source(target: Target, module: str) -> Path:
+    """The file of ``module``, a module of the target's top-level package (a module target)."""
+    if target.module is None:
+        raise TargetError(
+            f"--module needs a module target (package.module:function), got {target.label}"
+        )
+    root = target.module.split(".")[0]
+    if not module.startswith(root + "."):
+        raise TargetError(
+            f"--module {module}: not a module of {root}, the package of {target.label}"
+        )
+    return source_file(Target(module, module, None, ""))
+
+
+def _write_shims(
+    folder: Path, target: Target, module: str, named_sources: Sequence[tuple[str, str]]
+) -> list[Path]:
+    """One module file and one loader ("shim") per (name, source); the shims are the targets."""
+    assert target.module is not None
+    package = module.rpartition(".")[0]
+    shims = []
+    for name, source in named_sources:
+        module_file = folder / f"{name}_module.py"
+        module_file.write_text(source, encoding="utf-8")
+        shims.append(folder / f"{name}.py")
+        shims[-1].write_text(
+            _SHIM.format(
+                label=f"{name} of {module}",
+                target=target.label,
+                target_module=target.module,
+                module=module,
+                source=str(module_file),
+                package=package,
+                stale=(package, target.module, module),
+                prefix=package + ".",
+                function=target.function,
+            ),
+            encoding="utf-8",
+        )
+    return shims
+
+
 def run_mutation(
     target_text: str,
     options: AuditOptions,
     jobs: int = 1,
     limit: int | None = None,
     on_done: Callable[[TargetReport], None] | None = None,
+    module: str | None = None,
+    operators: Sequence[str] | None = None,
+    lines: Sequence[int] | None = None,
 ) -> tuple[TargetReport, list[MutantResult]]:
     """Audit the unmutated solver and each mutant; classify the mutants.
 
-    The mutants are judged as the original would be (ours exactly on the
-    extended domain, others with tolerance), whatever file they sit in.
+    Without ``module`` the mutants are of the target's function and the
+    functions of its module it calls; with ``module`` (a module of the
+    target's package, say ``knapsack_audit.optimized.bounded``) they are of
+    every function and method of that module, and each is audited through the
+    target, imported afresh with the mutated module in place (a loader file
+    per mutant, :data:`_SHIM`). The mutants are judged as the original would
+    be (ours exactly on the extended domain, others with tolerance), whatever
+    file they sit in. ``operators`` and ``lines`` (of the original source)
+    keep only the mutants they name, numbered as in the whole run.
     """
     (target,) = parse_target(target_text)
-    path = source_file(target)
-    package = (target.module or "").rpartition(".")[0]
-    baseline_source, found = mutants(path.read_text(encoding="utf-8"), target.function, package)
+    if module is None:
+        path = source_file(target)
+        package = (target.module or "").rpartition(".")[0]
+        baseline_source, found = mutants(path.read_text(encoding="utf-8"), target.function, package)
+    else:
+        path = _module_source(target, module)
+        baseline_source, found = mutants(path.read_text(encoding="utf-8"), None)
+    unknown = sorted(set(operators or ()) - set(OPERATORS))
+    if unknown:
+        raise TargetError(
+            f"unknown mutation operator(s) {', '.join(unknown)}; known: {', '.join(OPERATORS)}"
+        )
+    found = [
+        mutant
+        for mutant in found
+        if (operators is None or mutant.operator in operators)
+        and (lines is None or mutant.line in lines)
+    ]
     if limit is not None:
         found = found[:limit]
     judged = dataclasses.replace(
@@ -334,11 +451,14 @@ def run_mutation(
         domain=options.domain or ("extended" if target.is_ours else "partitioner"),
     )
     with tempfile.TemporaryDirectory(prefix="knapsack-audit-mutants-") as folder:
-        files = [Path(folder) / "original.py"]
-        files[0].write_text(baseline_source, encoding="utf-8")
-        for mutant in found:
-            files.append(Path(folder) / f"mutant_{mutant.index:04d}.py")
-            files[-1].write_text(mutant.source, encoding="utf-8")
+        named = [("original", baseline_source)]
+        named += [(f"mutant_{mutant.index:04d}", mutant.source) for mutant in found]
+        if module is not None:
+            files = _write_shims(Path(folder), target, module, named)
+        else:
+            files = [Path(folder) / f"{name}.py" for name, _ in named]
+            for file, (_, source) in zip(files, named, strict=True):
+                file.write_text(source, encoding="utf-8")
         (baseline,) = audit_in_one_worker(_targets(files[:1], target.function), judged)
         first_only = dataclasses.replace(
             judged,

@@ -306,13 +306,16 @@ def test_exhaustive_small_scope(ours: catalog.Entry, run: str) -> None:
     """SPEC 3.3, 5.1, 7.1, 7.2(b) on every instance of the scope of
     proofs/README.md (weights 0..3, budgets 0..7, runtimes from
     exhaustive.DEFAULT_RUNTIMES, negative ones included: SPEC 1.7), and
-    SPEC 6.1-6.2 (the canonical selection) for the reference. The brute force
+    SPEC 6.1-6.2 (the canonical selection) for the reference and its int64
+    table (catalog.CANONICAL_TABLE). The brute force
     in knapsack_audit.exhaustive enumerates subsets (no DP)."""
     max_items = DEFAULT_RUN_ITEMS.get(ours.name, 2) if run == "default" else FULL_SCOPE_ITEMS
     # A scope of thousands runs in this process; millions in two worker processes.
     target = ours.name if max_items > 2 else ours.load()
     summary = verify_small_scope(
-        target, max_items=max_items, canonical=ours.name == catalog.REFERENCE
+        target,
+        max_items=max_items,
+        canonical=ours.name in (catalog.REFERENCE, catalog.CANONICAL_TABLE),
     )
     assert summary.instances == 8 * sum(28**k for k in range(max_items + 1))
     assert summary.failures == []
