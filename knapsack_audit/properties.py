@@ -828,21 +828,3 @@ TABLE: tuple[Property, ...] = (
 PROPERTIES: dict[str, Property] = {prop.name: prop for prop in TABLE}
 CALL_PROPERTIES = tuple(prop.name for prop in TABLE if not prop.is_relation)
 RELATIONS = tuple(prop.name for prop in TABLE if prop.is_relation)
-
-
-def documented_error(
-    solver: Solver, arguments: tuple[Any, Any, Any], error_type: type[Exception], names: str
-) -> str | None:
-    """SPEC 1: ``solver(*arguments)`` raises ``error_type`` naming ``names``.
-
-    Returns ``None`` when it does, else what happened instead.
-    """
-    try:
-        result = solver(*arguments)
-    except error_type as error:
-        if names in str(error):
-            return None
-        return f"{type(error).__name__} message {str(error)!r} does not name {names!r}"
-    except Exception as error:
-        return f"raised {type(error).__name__}: {error} instead of {error_type.__name__}"
-    return f"returned {result!r:.120} instead of raising {error_type.__name__}"

@@ -28,7 +28,7 @@ import torch
 from knapsack_audit import catalog
 from knapsack_audit.cases import Case
 from knapsack_audit.exhaustive import verify_small_scope
-from knapsack_audit.properties import Judge, Solver, check_call, documented_error
+from knapsack_audit.properties import Judge, Solver, check_call
 from knapsack_audit.reference import BudgetTooLargeError
 
 EXACT = Judge(exact=True)
@@ -95,6 +95,27 @@ INVALID = [
     ("1.6", ([1e12, 1e12], [1.0, 2.0], 1e12), BudgetTooLargeError, "Q=10000000000000000"),
     ("1.6", ([1e300], [1.0], 1e300), BudgetTooLargeError, "max_memory"),
 ]
+
+
+def documented_error(
+    solver: Solver,
+    arguments: tuple[object, object, object],
+    error_type: type[Exception],
+    names: str,
+) -> str | None:
+    """SPEC 1: ``solver(*arguments)`` raises ``error_type`` naming ``names``.
+
+    Returns ``None`` when it does, else what happened instead.
+    """
+    try:
+        result = solver(*arguments)
+    except error_type as error:
+        if names in str(error):
+            return None
+        return f"{type(error).__name__} message {str(error)!r} does not name {names!r}"
+    except Exception as error:
+        return f"raised {type(error).__name__}: {error} instead of {error_type.__name__}"
+    return f"returned {result!r:.120} instead of raising {error_type.__name__}"
 
 
 def _error_message(function: Solver, arguments: tuple[object, object, object]) -> str:
