@@ -6,9 +6,11 @@ tool that measures it, on a small solver of the planted corpus.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from test_cli import knapsack_audit
 
 from knapsack_audit.isolation import IsolatedSolver
@@ -105,3 +107,56 @@ def test_probe_tells_a_miss_from_an_equivalent_survivor() -> None:
     assert same.startswith("no difference from the original on 300"), same
     assert tie.startswith("differs") and tie.endswith("equivalent under the contract"), tie
     assert bug.startswith("MISSED by verify") and "optimality" in bug, bug
+
+
+def test_module_mode_mutates_a_module_behind_the_target(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SPEC 3.3: ``--module`` mutates a module the target imports from
+    (``from .core import capacity_of``), and each mutant is what the target
+    runs: both constant mutants of the quantization scale are killed, which
+    they could not be if the target kept the original module."""
+    package = tmp_path / "pkgm"
+    package.mkdir()
+    (package / "__init__.py").write_text("from .solver import solve\n")
+    (package / "core.py").write_text(
+        "def capacity_of(max_memory):\n    return round(max_memory * 10000)\n"
+    )
+    (package / "solver.py").write_text(
+        "from corpus import answer, backtrack, quantize_all, table\n"
+        "from .core import capacity_of\n\n\n"
+        "def solve(memory, runtime, max_memory):\n"
+        "    weights, capacity = quantize_all(memory), capacity_of(max_memory)\n"
+        "    saved = backtrack(table(weights, runtime, capacity), weights, capacity)\n"
+        "    return answer(runtime, saved)\n"
+    )
+    monkeypatch.setenv("PYTHONPATH", f"{tmp_path}{os.pathsep}{CORPUS.parent}")
+    output = tmp_path / "mutation.md"
+    run = knapsack_audit(
+        "mutate",
+        "pkgm:solve",
+        "--module",
+        "pkgm.core",
+        "--time-budget",
+        "2",
+        "--seed",
+        "1",
+        "--output",
+        str(output),
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    text = output.read_text()
+    assert "Unmutated solver: pass" in text
+    assert "2 mutants: 2 killed, 0 timed out, 0 survived" in text, text
+
+
+def test_module_mode_names_a_bad_module() -> None:
+    """SPEC 3.3: a module outside the target's package, or a file target, is a usage error."""
+    outside = knapsack_audit(
+        "mutate", "knapsack_audit.optimized:frontier_knapsack", "--module", "json.decoder"
+    )
+    assert outside.returncode == 2 and "not a module of knapsack_audit" in outside.stderr
+    unknown = knapsack_audit(
+        "mutate", f"{CORPUS}:exact", "--module", "knapsack_audit.optimized.frontier"
+    )
+    assert unknown.returncode == 2 and "--module needs a module target" in unknown.stderr
