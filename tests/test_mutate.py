@@ -63,24 +63,20 @@ def test_every_operator_makes_mutants_of_the_function_and_its_callees() -> None:
         assert mutant.diff.startswith("--- original")
 
 
+def quick_mutation_report(folder: Path, target: str, *options: str) -> str:
+    """``knapsack-audit mutate TARGET OPTIONS`` at a 2-second effort, seed 1: the Markdown."""
+    output = folder / "mutation.md"
+    run = knapsack_audit(
+        "mutate", target, *options, "--time-budget", "2", "--seed", "1", "--output", str(output)
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    return output.read_text()
+
+
 def test_mutate_command_classifies_every_mutant(tmp_path: Path) -> None:
     """SPEC 3.3: an end-to-end run on the corpus's exact solver: every mutant is
     killed, timed out or survived, survivors are listed with their diff."""
-    output = tmp_path / "mutation.md"
-    run = knapsack_audit(
-        "mutate",
-        f"{CORPUS}:exact",
-        "--max-mutants",
-        "4",
-        "--time-budget",
-        "2",
-        "--seed",
-        "1",
-        "--output",
-        str(output),
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
-    text = output.read_text()
+    text = quick_mutation_report(tmp_path, f"{CORPUS}:exact", "--max-mutants", "4")
     assert "4 mutants:" in text and "Unmutated solver: pass" in text
     killed, timed_out, survived = (
         int(text.split(f" {word}")[0].rsplit(" ", 1)[-1])
@@ -131,21 +127,7 @@ def test_module_mode_mutates_a_module_behind_the_target(
         "    return answer(runtime, saved)\n"
     )
     monkeypatch.setenv("PYTHONPATH", f"{tmp_path}{os.pathsep}{CORPUS.parent}")
-    output = tmp_path / "mutation.md"
-    run = knapsack_audit(
-        "mutate",
-        "pkgm:solve",
-        "--module",
-        "pkgm.core",
-        "--time-budget",
-        "2",
-        "--seed",
-        "1",
-        "--output",
-        str(output),
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
-    text = output.read_text()
+    text = quick_mutation_report(tmp_path, "pkgm:solve", "--module", "pkgm.core")
     assert "Unmutated solver: pass" in text
     assert "2 mutants: 2 killed, 0 timed out, 0 survived" in text, text
 
