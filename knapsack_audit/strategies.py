@@ -532,6 +532,32 @@ def _large_budget_region(rng: random.Random, n: int) -> Case:
     return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(q))
 
 
+WIDE_TABLE_UNITS = 32768
+"""Least budget of a wide-table region case: at ``Q >= 2**15`` sixteen or more
+items make a table of more than ``2**20`` cells, beyond which a solver may
+switch representation (ours packs decision bits into words)."""
+
+
+WIDE_TABLE_ITEMS = 31
+"""Most items of a wide-table case: ``2**5 - 1``, so that a solver which
+splits above a power of two (as ours does at 31 decisions per int32 word)
+meets its largest unsplit table, ``31 x Q`` cells."""
+
+
+def _wide_table_region(rng: random.Random, n: int) -> Case:
+    """``2**15 <= Q <= 2**16`` with every item deciding: weights about ``2 Q / n``
+    each (the budget holds half the total), runtimes the weights plus 0 to 10
+    (nearly a subset-sum instance), so bounds fix few items and a solver's
+    table stays about ``n x Q`` wide: 16 to 31 items make tables of ``2**20`` to ``2**21``
+    cells. At most :data:`WIDE_TABLE_ITEMS` items."""
+    n = min(n, WIDE_TABLE_ITEMS)
+    q = rng.randint(WIDE_TABLE_UNITS, 2 * WIDE_TABLE_UNITS)
+    mean = 2 * q // n
+    weights = [rng.randint(max(1, mean // 2), max(1, 3 * mean // 2)) for _ in range(n)]
+    runtime = [float(w + rng.randint(0, 10)) for w in weights]
+    return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(q))
+
+
 REGION_BUILDERS: dict[str, RegionBuilder] = {
     "exact units": _units_region,
     "half-way memories": _half_way_region,
@@ -544,6 +570,7 @@ REGION_BUILDERS: dict[str, RegionBuilder] = {
     "float32-absorbing runtimes": _absorbing_region,
     "flop-count runtimes": _flops_region,
     "Q >= 65536": _large_budget_region,
+    "wide tables": _wide_table_region,
 }
 """Every value region, each buildable at any size (:data:`SIZE_TIERS`): a bug
 that needs a small pattern *and* a large call (a fast path switching on

@@ -27,6 +27,7 @@ from knapsack_audit.strategies import (
     REGION_BUILDERS,
     SIZE_TIERS,
     THRESHOLD_SIZES,
+    WIDE_TABLE_UNITS,
     cases,
     region_case,
     tiered_cases,
@@ -167,6 +168,9 @@ TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
     "float32-absorbing runtimes": lambda c: any(r >= 1e8 for r in c.runtime) or c.n <= 2,
     "flop-count runtimes": lambda c: all(r == int(r) and r >= 1 for r in c.runtime),
     "Q >= 65536": lambda c: budget(c) >= LARGE_BUDGET_UNITS,
+    "wide tables": lambda c: (
+        budget(c) >= WIDE_TABLE_UNITS and (c.n < 16 or c.n * budget(c) >= 1 << 20)
+    ),
 }
 """What makes a case of each region of :data:`REGION_BUILDERS` (tiny cases of
 some regions hold too few items to show the pattern every time; some draw of
@@ -179,6 +183,8 @@ TIER_SIZES = {
     "partitioner": range(128, LARGEST_REAL_ITEMS + 44),
 }
 DRAWS = 12
+CAPPED_REGIONS = ("Q >= 65536", "wide tables")
+"""Regions built with at most LARGE_BUDGET_ITEMS items (a table solver pays n x Q cells)."""
 
 
 def test_every_region_of_the_builders_is_listed_here() -> None:
@@ -192,11 +198,11 @@ def test_every_region_is_built_at_every_size_tier(region: str, tier: str) -> Non
     """SPEC 2.1, 3.2, 6.3: each value region (float32-splitting memories,
     near-copies, many free items, float-sum budgets, ...) is generated at each
     size tier, the partitioner's real sizes up to the largest captured call
-    included (the Q >= 65536 region stops at LARGE_BUDGET_ITEMS items)."""
+    included (the Q >= 65536 and wide-table regions stop at LARGE_BUDGET_ITEMS items)."""
     rng = random.Random(f"{region}/{tier}")
     built = [region_case(region, tier, rng) for _ in range(DRAWS)]
     sizes = TIER_SIZES[tier]
-    if region == "Q >= 65536":
+    if region in CAPPED_REGIONS:
         sizes = range(1, LARGE_BUDGET_ITEMS + 1)
     if region == "budget = float sum < quantized sum" and tier == "1-3":
         sizes = range(2, 4)
@@ -228,7 +234,7 @@ def test_the_tiered_strategy_draws_every_region_at_every_tier() -> None:
         for region in TIERED_REGIONS
         for tier in range(len(SIZE_TIERS))
         if (region, tier) not in seen
-        and not (region == "Q >= 65536" and tier == len(SIZE_TIERS) - 1)
+        and not (region in CAPPED_REGIONS and tier == len(SIZE_TIERS) - 1)
     }
     assert not missing
 
