@@ -51,6 +51,7 @@ from knapsack_audit import properties as props
 from knapsack_audit.cases import Case
 from knapsack_audit.exhaustive import Scope
 from knapsack_audit.properties import Finding, Judge, Outcome, Solver
+from knapsack_audit.reference.validation import quantize
 from knapsack_audit.scaling import Scaled, big_tables, scaled, scaled_cases, table_cells
 from knapsack_audit.shrink import Shrinker
 from knapsack_audit.strategies import (
@@ -181,9 +182,10 @@ BreadthCase = Case | KnownCase
 def breadth_cases(seed: int, real: Sequence[KnownCase] = ()) -> list[BreadthCase]:
     """The breadth phase's cases, cheapest first: :data:`BREADTH_PER_TIER` cases
     of each tiny tier, one of every value region at the threshold sizes
-    (regions in a seeded order); then, from the small ones, one call per
-    scaling of :func:`~knapsack_audit.scaling.big_tables` (tables over twice
-    the largest real call's); then the ``real`` calls; then one case of every
+    (regions in a seeded order); then, from the first three small ones with a
+    positive budget, one call per scaling of
+    :func:`~knapsack_audit.scaling.big_tables` (tables over twice the largest
+    real call's); then the ``real`` calls; then one case of every
     value region at the partitioner's sizes (the costliest for a pure-Python
     solver, so the first left to the rounds when time is short)."""
     rng = random.Random(seed)
@@ -197,7 +199,11 @@ def breadth_cases(seed: int, real: Sequence[KnownCase] = ()) -> list[BreadthCase
         ]
     last = list(SIZE_TIERS)[-1]
     first = [case for tier, cases in by_tier.items() if tier != last for case in cases]
-    small = [case for case in first if isinstance(case, Case) and 0 < case.n <= 12]
+    small = [
+        case
+        for case in first
+        if isinstance(case, Case) and 0 < case.n <= 12 and quantize(float(case.max_memory)) > 0
+    ]
     scaled_up = [KnownCase.of(call) for call in big_tables(small[:3])]
     return [*first, *scaled_up, *real, *by_tier[last]]
 
