@@ -441,9 +441,25 @@ def _near_copy_region(rng: random.Random, n: int) -> Case:
     return Case(tuple(memory), tuple(runtime), unit_memory(_boundary_budget(quantized, rng)))
 
 
+def _type_count(rng: random.Random, n: int) -> int:
+    """How many distinct item types a call of ``n`` items with copies has: three
+    (a few kinds), or a count a fast path might switch on (one byte's 256
+    and its neighbours, :data:`THRESHOLD_SIZES`, :data:`SCALE_SIZES`), always
+    fewer than ``n`` so that some type has copies."""
+    if n > 257 and rng.random() < 0.5:
+        return rng.choice((255, 256, 257))
+    counts = [k for k in (*THRESHOLD_SIZES, *SCALE_SIZES) if k < n]
+    return rng.choice(counts) if counts and rng.random() < 0.5 else min(3, max(1, n - 1))
+
+
 def _copies_region(rng: random.Random, n: int) -> Case:
-    kinds = [(rng.randint(1, _most_units(n)), float(rng.randint(1, 9))) for _ in range(3)]
-    items = [rng.choice(kinds) for _ in range(n)]
+    """Copies (SPEC 6.3) of :func:`_type_count` distinct types, each at least once."""
+    count = _type_count(rng, n)
+    kinds: dict[tuple[int, float], None] = {}
+    while len(kinds) < count:
+        kinds[(rng.randint(1, _most_units(n)), float(rng.randint(1, max(9, 4 * count))))] = None
+    items = list(kinds) + [rng.choice(list(kinds)) for _ in range(n - count)]
+    rng.shuffle(items)
     weights = [w for w, _ in items]
     return Case(
         tuple(unit_memory(w) for w in weights),
