@@ -393,7 +393,7 @@ def _write_shims(
                 module=module,
                 source=str(module_file),
                 package=package,
-                stale=(package, target.module, module),
+                stale=(package, target.module),
                 prefix=package + ".",
                 function=target.function,
             ),

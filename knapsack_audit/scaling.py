@@ -186,14 +186,15 @@ def table_cells(case: Case) -> int:
     return case.n * quantize(float(case.max_memory))
 
 
-def big_tables(bases: list[Case]) -> list[Scaled]:
+def big_tables(bases: list[Case], most: int | None = None) -> list[Scaled]:
     """One call of at least :data:`BIG_TABLE_CELLS` cells per base with a
-    positive budget, the ``k``-th unit-scaled to about
-    ``BIG_TABLE_UNITS[k % 3]`` units (the second also replicated, its copies at
-    most :data:`REPLICATED_WORK` cells) and padded with items over the budget
-    (first, last, interleaved in turn) up to the size."""
+    positive budget (the first ``most`` of them, or all), the ``k``-th
+    unit-scaled to about ``BIG_TABLE_UNITS[k % 3]`` units (the second also
+    replicated, its copies at most :data:`REPLICATED_WORK` cells) and padded
+    with items over the budget (first, last, interleaved in turn) up to the size."""
     calls = []
-    for k, base in enumerate(b for b in bases if quantize(float(b.max_memory)) > 0):
+    scalable = [b for b in bases if quantize(float(b.max_memory)) > 0]
+    for k, base in enumerate(scalable[:most]):
         budget = quantize(float(base.max_memory))
         units = BIG_TABLE_UNITS[k % len(BIG_TABLE_UNITS)]
         copies = 1

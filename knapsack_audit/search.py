@@ -51,8 +51,14 @@ from knapsack_audit import properties as props
 from knapsack_audit.cases import Case
 from knapsack_audit.exhaustive import Scope
 from knapsack_audit.properties import Finding, Judge, Outcome, Solver
-from knapsack_audit.reference.validation import quantize
-from knapsack_audit.scaling import Scaled, big_tables, scaled, scaled_cases, table_cells
+from knapsack_audit.scaling import (
+    BIG_TABLE_UNITS,
+    Scaled,
+    big_tables,
+    scaled,
+    scaled_cases,
+    table_cells,
+)
 from knapsack_audit.shrink import Shrinker
 from knapsack_audit.strategies import (
     REGION_BUILDERS,
@@ -199,12 +205,8 @@ def breadth_cases(seed: int, real: Sequence[KnownCase] = ()) -> list[BreadthCase
         ]
     last = list(SIZE_TIERS)[-1]
     first = [case for tier, cases in by_tier.items() if tier != last for case in cases]
-    small = [
-        case
-        for case in first
-        if isinstance(case, Case) and 0 < case.n <= 12 and quantize(float(case.max_memory)) > 0
-    ]
-    scaled_up = [KnownCase.of(call) for call in big_tables(small[:3])]
+    small = [case for case in first if isinstance(case, Case) and 0 < case.n <= 12]
+    scaled_up = [KnownCase.of(call) for call in big_tables(small, most=len(BIG_TABLE_UNITS))]
     return [*first, *scaled_up, *real, *by_tier[last]]
 
 

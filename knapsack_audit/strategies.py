@@ -458,7 +458,8 @@ def _copies_region(rng: random.Random, n: int) -> Case:
     kinds: dict[tuple[int, float], None] = {}
     while len(kinds) < count:
         kinds[(rng.randint(1, _most_units(n)), float(rng.randint(1, max(9, 4 * count))))] = None
-    items = list(kinds) + [rng.choice(list(kinds)) for _ in range(n - count)]
+    types = list(kinds)
+    items = types + [rng.choice(types) for _ in range(n - count)]
     rng.shuffle(items)
     weights = [w for w, _ in items]
     return Case(
