@@ -575,6 +575,37 @@ def _wide_table_region(rng: random.Random, n: int) -> Case:
     return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(q))
 
 
+HUGE_BUDGET_CELLS = 1 << 22
+"""Least table of a huge-budget case: ``n x Q`` of ``2**22`` cells (4.2e6) or
+more with at most :data:`HUGE_BUDGET_ITEMS` items, where a solver may leave the
+dense table for a sparse method (ours: the Pareto frontier of
+``optimized/frontier.py``, for cores of at most 62 items and at least
+``2**22`` cells)."""
+
+
+HUGE_BUDGET_ITEMS = 16
+"""Most items of a huge-budget case: a sparse method's state count grows with
+``2**n`` (the Pareto frontier of 16 near-subset-sum items stays below
+``Q / 16`` pairs, where ours gives up for the dense table), and a pure-Python
+table solver pays ``n x Q`` cells whatever ``n`` is."""
+
+
+def _huge_budget_region(rng: random.Random, n: int) -> Case:
+    """Few items, every one deciding, and a budget so large that ``n x Q`` is
+    1.2 to 1.5 times :data:`HUGE_BUDGET_CELLS`: weights about ``2 Q / n``
+    each (the budget holds half the total), runtimes the weights plus 0 to 10
+    or 0 to 1000 (near subset-sum, so bounds fix few items). About 5e6 cells
+    of any tier size up to :data:`HUGE_BUDGET_ITEMS` items: a second per call
+    for the pure-Python reference."""
+    n = min(n, HUGE_BUDGET_ITEMS)
+    q = rng.randint(6 * HUGE_BUDGET_CELLS // (5 * n), 3 * HUGE_BUDGET_CELLS // (2 * n))
+    mean = 2 * q // n
+    weights = [rng.randint(max(1, mean // 2), max(1, 3 * mean // 2)) for _ in range(n)]
+    noise = rng.choice((10, 1000))
+    runtime = [float(w + rng.randint(0, noise)) for w in weights]
+    return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(q))
+
+
 REGION_BUILDERS: dict[str, RegionBuilder] = {
     "exact units": _units_region,
     "half-way memories": _half_way_region,
@@ -588,6 +619,7 @@ REGION_BUILDERS: dict[str, RegionBuilder] = {
     "flop-count runtimes": _flops_region,
     "Q >= 65536": _large_budget_region,
     "wide tables": _wide_table_region,
+    "few items, huge budget": _huge_budget_region,
 }
 """Every value region, each buildable at any size (:data:`SIZE_TIERS`): a bug
 that needs a small pattern *and* a large call (a fast path switching on

@@ -12,15 +12,19 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
 from knapsack_audit.cases import Case
+from knapsack_audit.optimized import dp_knapsack_sliding_hirschberg, solver
 from knapsack_audit.reference import exact_optimum, quantize
 from knapsack_audit.scaling import TABLE_TIERS, Scaling, scaled, table_cells
 from knapsack_audit.strategies import (
+    HUGE_BUDGET_CELLS,
+    HUGE_BUDGET_ITEMS,
     LARGE_BUDGET_ITEMS,
     LARGE_BUDGET_UNITS,
     LARGEST_REAL_ITEMS,
@@ -171,6 +175,9 @@ TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
     "wide tables": lambda c: (
         budget(c) >= WIDE_TABLE_UNITS and (c.n < 16 or c.n * budget(c) >= 1 << 20)
     ),
+    "few items, huge budget": lambda c: (
+        c.n <= HUGE_BUDGET_ITEMS and c.n * budget(c) >= HUGE_BUDGET_CELLS
+    ),
 }
 """What makes a case of each region of :data:`REGION_BUILDERS` (tiny cases of
 some regions hold too few items to show the pattern every time; some draw of
@@ -183,7 +190,7 @@ TIER_SIZES = {
     "partitioner": range(128, LARGEST_REAL_ITEMS + 44),
 }
 DRAWS = 12
-CAPPED_REGIONS = ("Q >= 65536", "wide tables")
+CAPPED_REGIONS = ("Q >= 65536", "wide tables", "few items, huge budget")
 """Regions built with at most LARGE_BUDGET_ITEMS items (a table solver pays n x Q cells)."""
 
 
@@ -198,7 +205,8 @@ def test_every_region_is_built_at_every_size_tier(region: str, tier: str) -> Non
     """SPEC 2.1, 3.2, 6.3: each value region (float32-splitting memories,
     near-copies, many free items, float-sum budgets, ...) is generated at each
     size tier, the partitioner's real sizes up to the largest captured call
-    included (the Q >= 65536 and wide-table regions stop at LARGE_BUDGET_ITEMS items)."""
+    included (the Q >= 65536, wide-table and huge-budget regions stop at
+    LARGE_BUDGET_ITEMS items)."""
     rng = random.Random(f"{region}/{tier}")
     built = [region_case(region, tier, rng) for _ in range(DRAWS)]
     sizes = TIER_SIZES[tier]
@@ -208,6 +216,29 @@ def test_every_region_is_built_at_every_size_tier(region: str, tier: str) -> Non
         sizes = range(2, 4)
     assert all(case.n in sizes for case in built), [case.n for case in built]
     assert any(TIERED_REGIONS[region](case) for case in built)
+
+
+def test_huge_budget_cases_reach_our_sparse_frontier(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SPEC 3.3: the huge-budget region reaches the fast path of our solver it was
+    built for, at default knobs: the sparse Pareto frontier (``optimized/frontier.py``,
+    cores of at most 62 items and 2**22 cells) answers most threshold-tier cases, and
+    the answers are optimal. Without the region no audit case reached it (all 71
+    mutants of frontier.py survived ``verify``; docs/mutation/README.md)."""
+    answered: list[bool] = []
+    original = solver.solve_by_frontier
+
+    def spy(*args: Any) -> list[int] | None:
+        answer = original(*args)
+        answered.append(answer is not None)
+        return answer
+
+    monkeypatch.setattr(solver, "solve_by_frontier", spy)
+    rng = random.Random(7)
+    for _ in range(6):
+        case = region_case("few items, huge budget", "thresholds", rng)
+        value, _, _ = dp_knapsack_sliding_hirschberg(*case.arguments())
+        assert value == float(exact_optimum(*case.arguments()).value)
+    assert sum(answered) >= 4, answered
 
 
 def test_many_free_items_reach_hundreds_at_the_partitioner_tier() -> None:
