@@ -594,16 +594,59 @@ def _huge_budget_region(rng: random.Random, n: int) -> Case:
     """Few items, every one deciding, and a budget so large that ``n x Q`` is
     1.2 to 1.5 times :data:`HUGE_BUDGET_CELLS`: weights about ``2 Q / n``
     each (the budget holds half the total), runtimes the weights plus 0 to 10
-    or 0 to 1000 (near subset-sum, so bounds fix few items). About 5e6 cells
+    or 0 to 1000, or the weights times 0.95 to 1.05 (near subset-sum, so
+    bounds fix few items; the last also makes the heaviest subset that fits
+    differ from the best one more often). About 5e6 cells
     of any tier size up to :data:`HUGE_BUDGET_ITEMS` items: a second per call
     for the pure-Python reference."""
     n = min(n, HUGE_BUDGET_ITEMS)
     q = rng.randint(6 * HUGE_BUDGET_CELLS // (5 * n), 3 * HUGE_BUDGET_CELLS // (2 * n))
     mean = 2 * q // n
     weights = [rng.randint(max(1, mean // 2), max(1, 3 * mean // 2)) for _ in range(n)]
-    noise = rng.choice((10, 1000))
-    runtime = [float(w + rng.randint(0, noise)) for w in weights]
+    noise = rng.choice((10, 1000, 0))
+    runtime = [
+        float(w + rng.randint(0, noise) if noise else round(w * rng.uniform(0.95, 1.05)))
+        for w in weights
+    ]
     return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(q))
+
+
+INTEGER_LIMITS = (1 << 31, 1 << 63)
+"""Where a solver's integer rows overflow: int32 and int64. A fast path that
+picks the narrow type from a slightly wrong bound (a difference for a sum, a
+doubled threshold) is only wrong when the optimum crosses one of these."""
+
+
+def _integer_limit_region(rng: random.Random, n: int) -> Case:
+    """Exact copies (SPEC 6.3) of 8 to 16 types (fewer in a tiny case), all of
+    nearly one efficiency ``e`` (runtimes ``w e`` plus 0 to 1000), the budget
+    1/1.2 to 1/1.05 of the total weight, and ``e Q`` 1.0 to 1.15 times 2**31
+    or 2**63 (:data:`INTEGER_LIMITS`): the optimum crosses the limit, and no
+    type is far more efficient than another, so bounds fix few counts and a
+    search gives up. Real flop-count runtimes of a few thousand items pass
+    2**31 routinely.
+
+    For 2**63 the budget is at least about 2**12 units, so that ``e`` stays
+    below 2**53 (an exact integer), and a type of one unit keeps the values'
+    common divisor small: runtimes above 2**53 are multiples of a power of two
+    that a solver may divide out, which would bring the optimum back below the
+    limit."""
+    count = rng.randint(8, 16) if n >= 24 else max(1, n // 3)
+    limit = rng.choice(INTEGER_LIMITS)
+    most = 60 if limit < 1 << 63 else max(60, 8192 // max(n, 1))
+    weights = rng.sample(range(1, most + 1), count)
+    if limit == 1 << 63 and 1 not in weights:
+        weights[0] = 1
+    items = weights + [rng.choice(weights) for _ in range(n - count)]
+    rng.shuffle(items)
+    budget = max(1, int(sum(items) / rng.uniform(1.05, 1.2)))
+    efficiency = limit * rng.uniform(1.0, 1.15) / budget
+    runtime_of = {w: float(round(w * efficiency) + rng.randint(0, 1000)) for w in weights}
+    return Case(
+        tuple(unit_memory(w) for w in items),
+        tuple(runtime_of[w] for w in items),
+        unit_memory(budget),
+    )
 
 
 REGION_BUILDERS: dict[str, RegionBuilder] = {
@@ -620,6 +663,7 @@ REGION_BUILDERS: dict[str, RegionBuilder] = {
     "Q >= 65536": _large_budget_region,
     "wide tables": _wide_table_region,
     "few items, huge budget": _huge_budget_region,
+    "optimum across 2**31 or 2**63": _integer_limit_region,
 }
 """Every value region, each buildable at any size (:data:`SIZE_TIERS`): a bug
 that needs a small pattern *and* a large call (a fast path switching on

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
 from knapsack_audit.cases import Case
-from knapsack_audit.optimized import dp_knapsack_sliding_hirschberg, solver
+from knapsack_audit.optimized import bounded, dp_knapsack_sliding_hirschberg, solver
 from knapsack_audit.reference import exact_optimum, quantize
 from knapsack_audit.scaling import TABLE_TIERS, Scaling, scaled, table_cells
 from knapsack_audit.strategies import (
@@ -178,6 +178,9 @@ TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
     "few items, huge budget": lambda c: (
         c.n <= HUGE_BUDGET_ITEMS and c.n * budget(c) >= HUGE_BUDGET_CELLS
     ),
+    "optimum across 2**31 or 2**63": lambda c: (
+        sum(c.runtime) >= 2**31 and (c.n < 3 or len(set(c.runtime)) < c.n)
+    ),
 }
 """What makes a case of each region of :data:`REGION_BUILDERS` (tiny cases of
 some regions hold too few items to show the pattern every time; some draw of
@@ -239,6 +242,32 @@ def test_huge_budget_cases_reach_our_sparse_frontier(monkeypatch: pytest.MonkeyP
         value, _, _ = dp_knapsack_sliding_hirschberg(*case.arguments())
         assert value == float(exact_optimum(*case.arguments()).value)
     assert sum(answered) >= 4, answered
+
+
+def test_integer_limit_cases_reach_our_bounded_rows_at_both_widths(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SPEC 3.3: the region whose optimum crosses 2**31 or 2**63 reaches the
+    integer rows of our bounded solver (``optimized/bounded.py``, exact copies)
+    on both sides of each width: an int64 row where ``total + reach`` passes
+    2**30, and a declined row (Python ints) past 2**61, and the answers are
+    optimal. Without it no audit case tested ``row_dtype``'s bound (mutants
+    426 and 432 of docs/mutation/optimized/thresholds_bounded.md survived)."""
+    widths: set[str] = set()
+    original = bounded.row_dtype
+
+    def spy(*args: Any) -> Any:
+        dtype = original(*args)
+        widths.add(str(dtype))
+        return dtype
+
+    monkeypatch.setattr(bounded, "row_dtype", spy)
+    rng = random.Random(3)
+    for _ in range(24):
+        case = region_case("optimum across 2**31 or 2**63", "thresholds", rng)
+        value, _, _ = dp_knapsack_sliding_hirschberg(*case.arguments())
+        assert value == float(exact_optimum(*case.arguments()).value)
+    assert {"torch.int64", "None"} <= widths, widths
 
 
 def test_many_free_items_reach_hundreds_at_the_partitioner_tier() -> None:
