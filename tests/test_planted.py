@@ -62,6 +62,8 @@ FOUND_AT_SCALE = (
     "greedy_when_many_free_items",
     "scratch_of_256_rows",
     "slow_and_greedy_from_6",
+    "frontier_of_1024_states_above_4e6_cells",
+    "int32_table_when_the_total_fits",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;

@@ -803,6 +803,46 @@ def scratch_of_256_rows(memory: list[float], runtime: list[float], max_memory: f
     return answer(runtime, saved + [tail[k] for k in extra])
 
 
+FRONTIER_STATES = 1024
+
+
+def frontier_of_1024_states_above_4e6_cells(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Above 4e6 table cells with at most 62 items, the Pareto frontier of
+    :func:`pareto_frontier` replaces the table ("few items, huge budget: a
+    sparse list is faster"), held in a preallocated buffer of 1024 states:
+    when a merge overflows it, the heaviest states are dropped, and with
+    them the optimum of a near subset-sum call of a dozen items."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) > 62 or len(weights) * capacity <= 4_000_000:
+        return exact(memory, runtime, max_memory)
+    return answer(runtime, _frontier(weights, runtime, capacity, FRONTIER_STATES))
+
+
+def int32_table_when_the_total_fits(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 32 items on, integral runtimes whose total is below ``2**32`` are
+    summed in an int32 table ("half the memory of float64, and exact"); the
+    bound should be ``2**31``: an optimum past it wraps negative, and the
+    table picks another selection (flop-count runtimes of a few thousand
+    items pass 2**31)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    integral = all(r >= 0 and float(r).is_integer() for r in runtime)
+    if len(weights) < 32 or not integral or sum(runtime) >= 2**32:
+        return exact(memory, runtime, max_memory)
+    values = np.array(runtime, dtype=np.int64).astype(np.int32)
+    dp = np.zeros((len(weights) + 1, capacity + 1), dtype=np.int32)
+    for i, (w, v) in enumerate(zip(weights, values, strict=True)):
+        dp[i + 1] = dp[i]
+        if w <= capacity:
+            dp[i + 1, w:] = np.maximum(dp[i, w:], dp[i, : capacity + 1 - w] + v)
+    return answer(runtime, backtrack(dp, weights, capacity))
+
+
 SECONDS_PER_CALL = 0.5
 
 
@@ -876,7 +916,14 @@ def pareto_frontier(memory: list[float], runtime: list[float], max_memory: float
     and 5000 units takes a fraction of a second; the answer is the best state
     within the budget, traced back through those pointers."""
     weights = quantize_all(memory)
-    capacity = round(max_memory * SCALE)
+    return answer(runtime, _frontier(weights, runtime, round(max_memory * SCALE)))
+
+
+def _frontier(
+    weights: Sequence[int], runtime: Sequence[float], capacity: int, most: int | None = None
+) -> list[int]:
+    """The items of the best state of :func:`pareto_frontier`'s frontier; with
+    ``most``, only the ``most`` lightest states survive each item."""
     units, values = np.zeros(1, dtype=np.int64), np.zeros(1)
     history: list[tuple[int, np.ndarray, np.ndarray]] = []
     for i, (w, v) in enumerate(zip(weights, runtime, strict=True)):
@@ -890,7 +937,7 @@ def pareto_frontier(memory: list[float], runtime: list[float], max_memory: float
         order = np.lexsort((-all_values, all_units))
         ordered = all_values[order]
         best_lighter = np.maximum.accumulate(np.concatenate([[-np.inf], ordered[:-1]]))
-        keep = order[ordered > best_lighter]
+        keep = order[ordered > best_lighter][:most]
         units, values = all_units[keep], all_values[keep]
         history.append((i, origin[keep], took[keep]))
     saved, state = [], len(units) - 1
@@ -898,7 +945,7 @@ def pareto_frontier(memory: list[float], runtime: list[float], max_memory: float
         if took[state]:
             saved.append(i)
         state = int(origin[state])
-    return answer(runtime, saved)
+    return saved
 
 
 def last_item_wins_ties(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
@@ -980,5 +1027,7 @@ EXPECTED: dict[str, str] = {
     "greedy_when_many_free_items": "optimality",
     "scratch_of_256_rows": "optimality",
     "slow_and_greedy_from_6": "optimality",
+    "frontier_of_1024_states_above_4e6_cells": "optimality",
+    "int32_table_when_the_total_fits": "optimality",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
