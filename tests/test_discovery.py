@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+import torch
 from hypothesis import HealthCheck, Phase, given, settings
 
 from knapsack_audit.cases import Case
@@ -221,27 +222,38 @@ def test_every_region_is_built_at_every_size_tier(region: str, tier: str) -> Non
     assert any(TIERED_REGIONS[region](case) for case in built)
 
 
+def _spied_answers(
+    monkeypatch: pytest.MonkeyPatch, module: Any, name: str, region: str, draws: int, seed: int
+) -> list[Any]:
+    """What ``module.name`` returned while our solver answered ``draws``
+    threshold-size cases of ``region``, each answer checked optimal (SPEC 7.1:
+    the value is the float of the exact optimum)."""
+    returned: list[Any] = []
+    original = getattr(module, name)
+
+    def spy(*args: Any) -> Any:
+        returned.append(original(*args))
+        return returned[-1]
+
+    monkeypatch.setattr(module, name, spy)
+    rng = random.Random(seed)
+    for _ in range(draws):
+        case = region_case(region, "thresholds", rng)
+        value, _, _ = dp_knapsack_sliding_hirschberg(*case.arguments())
+        assert value == float(exact_optimum(*case.arguments()).value)
+    return returned
+
+
 def test_huge_budget_cases_reach_our_sparse_frontier(monkeypatch: pytest.MonkeyPatch) -> None:
     """SPEC 3.3: the huge-budget region reaches the fast path of our solver it was
     built for, at default knobs: the sparse Pareto frontier (``optimized/frontier.py``,
     cores of at most 62 items and 2**22 cells) answers most threshold-tier cases, and
     the answers are optimal. Without the region no audit case reached it (all 71
     mutants of frontier.py survived ``verify``; docs/mutation/README.md)."""
-    answered: list[bool] = []
-    original = solver.solve_by_frontier
-
-    def spy(*args: Any) -> list[int] | None:
-        answer = original(*args)
-        answered.append(answer is not None)
-        return answer
-
-    monkeypatch.setattr(solver, "solve_by_frontier", spy)
-    rng = random.Random(7)
-    for _ in range(6):
-        case = region_case("few items, huge budget", "thresholds", rng)
-        value, _, _ = dp_knapsack_sliding_hirschberg(*case.arguments())
-        assert value == float(exact_optimum(*case.arguments()).value)
-    assert sum(answered) >= 4, answered
+    answers = _spied_answers(
+        monkeypatch, solver, "solve_by_frontier", "few items, huge budget", 6, 7
+    )
+    assert sum(answer is not None for answer in answers) >= 4, answers
 
 
 def test_integer_limit_cases_reach_our_bounded_rows_at_both_widths(
@@ -253,21 +265,10 @@ def test_integer_limit_cases_reach_our_bounded_rows_at_both_widths(
     2**30, and a declined row (Python ints) past 2**61, and the answers are
     optimal. Without it no audit case tested ``row_dtype``'s bound (mutants
     426 and 432 of docs/mutation/optimized/thresholds_bounded.md survived)."""
-    widths: set[str] = set()
-    original = bounded.row_dtype
-
-    def spy(*args: Any) -> Any:
-        dtype = original(*args)
-        widths.add(str(dtype))
-        return dtype
-
-    monkeypatch.setattr(bounded, "row_dtype", spy)
-    rng = random.Random(3)
-    for _ in range(24):
-        case = region_case("optimum across 2**31 or 2**63", "thresholds", rng)
-        value, _, _ = dp_knapsack_sliding_hirschberg(*case.arguments())
-        assert value == float(exact_optimum(*case.arguments()).value)
-    assert {"torch.int64", "None"} <= widths, widths
+    widths = _spied_answers(
+        monkeypatch, bounded, "row_dtype", "optimum across 2**31 or 2**63", 24, 3
+    )
+    assert {torch.int64, None} <= set(widths), widths
 
 
 def test_many_free_items_reach_hundreds_at_the_partitioner_tier() -> None:
