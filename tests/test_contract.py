@@ -86,8 +86,11 @@ INVALID = [
     ("1.3", ([0.1], [1.0], math.inf), ValueError, "max_memory"),
     ("1.3", ([0.1], [10**400], 1.0), ValueError, "runtime[0]"),
     ("1.3", ([0.1, 0.1], [1e308, 1e308], 1.0), ValueError, "runtime"),
+    # three copies: grouped by a typed front (a bundle of two saves an item)
+    ("1.3", ([0.1] * 3, [1e308] * 3, 1.0), ValueError, "runtime"),
     ("1.4", ([0.1, 0.2], [1.0], 1.0), ValueError, "len(memory)=2 and len(runtime)=1"),
     ("1.4", ([math.nan, 0.1], [1.0], 1.0), ValueError, "same length"),
+    ("1.4", ([0.1] * 4, [1.0] * 3, 1.0), ValueError, "len(memory)=4 and len(runtime)=3"),
     ("1.5", ([-0.1], [1.0], 1.0), ValueError, "memory[0]"),
     ("1.5", ([0.1, -1e-300], [1.0, 1.0], 1.0), ValueError, "memory[1]"),
     ("1.5", ([0.1], [1.0], -1e-4), ValueError, "max_memory"),
