@@ -61,6 +61,7 @@ from knapsack_audit.scaling import (
 )
 from knapsack_audit.shrink import Shrinker
 from knapsack_audit.strategies import (
+    HUGE_BUDGET_CELLS,
     REGION_BUILDERS,
     SIZE_TIERS,
     cases,
@@ -188,10 +189,13 @@ BreadthCase = Case | KnownCase
 def breadth_cases(seed: int, real: Sequence[KnownCase] = ()) -> list[BreadthCase]:
     """The breadth phase's cases, cheapest first: :data:`BREADTH_PER_TIER` cases
     of each tiny tier, one of every value region at the threshold sizes
-    (regions in a seeded order); then, from the first three small ones with a
-    positive budget, one call per scaling of
-    :func:`~knapsack_audit.scaling.big_tables` (tables over twice the largest
-    real call's); then the ``real`` calls; then one case of every
+    (regions in a seeded order), those of fewer than
+    :data:`~knapsack_audit.strategies.HUGE_BUDGET_CELLS` table cells; then,
+    from the first three small ones with a positive budget, one call per
+    scaling of :func:`~knapsack_audit.scaling.big_tables` (tables over twice
+    the largest real call's); then the ``real`` calls; then the tiny and
+    threshold-size cases of more cells (the huge-budget region: about a
+    second per call for a pure-Python table solver) and one case of every
     value region at the partitioner's sizes (the costliest for a pure-Python
     solver, so the first left to the rounds when time is short)."""
     rng = random.Random(seed)
@@ -205,9 +209,15 @@ def breadth_cases(seed: int, real: Sequence[KnownCase] = ()) -> list[BreadthCase
         ]
     last = list(SIZE_TIERS)[-1]
     first = [case for tier, cases in by_tier.items() if tier != last for case in cases]
-    small = [case for case in first if isinstance(case, Case) and 0 < case.n <= 12]
+    cheap = [case for case in first if _cells(case) < HUGE_BUDGET_CELLS]
+    costly = [case for case in first if _cells(case) >= HUGE_BUDGET_CELLS]
+    small = [case for case in cheap if isinstance(case, Case) and 0 < case.n <= 12]
     scaled_up = [KnownCase.of(call) for call in big_tables(small, most=len(BIG_TABLE_UNITS))]
-    return [*first, *scaled_up, *real, *by_tier[last]]
+    return [*cheap, *scaled_up, *real, *costly, *by_tier[last]]
+
+
+def _cells(case: BreadthCase) -> int:
+    return table_cells(case.case if isinstance(case, KnownCase) else case)
 
 
 @dataclass
