@@ -611,35 +611,36 @@ def _huge_budget_region(rng: random.Random, n: int) -> Case:
     return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(q))
 
 
-INTEGER_LIMITS = (1 << 31, 1 << 63)
-"""Where a solver's integer rows overflow: int32 and int64. A fast path that
-picks the narrow type from a slightly wrong bound (a difference for a sum, a
-doubled threshold) is only wrong when the optimum crosses one of these."""
-
-
-def _integer_limit_region(rng: random.Random, n: int) -> Case:
+def _integer_limit_case(rng: random.Random, n: int, limit: int) -> Case:
     """Exact copies (SPEC 6.3) of 8 to 16 types (fewer in a tiny case), all of
     nearly one efficiency ``e`` (runtimes ``w e`` plus 0 to 1000), the budget
-    1/1.2 to 1/1.05 of the total weight, and ``e Q`` 1.0 to 1.15 times 2**31
-    or 2**63 (:data:`INTEGER_LIMITS`): the optimum crosses the limit, and no
-    type is far more efficient than another, so bounds fix few counts and a
-    search gives up. Real flop-count runtimes of a few thousand items pass
-    2**31 routinely.
+    1/1.2 to 1/1.05 of the total weight, and ``e Q`` 1.0 to 1.15 times
+    ``limit``: the optimum crosses the limit, and no type is far more
+    efficient than another, so bounds fix few counts. Real flop-count
+    runtimes of a few thousand items pass 2**31 routinely.
 
-    For 2**63 the budget is at least about 2**12 units, so that ``e`` stays
-    below 2**53 (an exact integer), and a type of one unit keeps the values'
-    common divisor small: runtimes above 2**53 are multiples of a power of two
-    that a solver may divide out, which would bring the optimum back below the
-    limit."""
+    Below 2**63 every weight is even and the budget odd (2 to 120 units): no
+    selection fills the budget, so the LP bound is never met and a
+    branch-and-bound search must prove the optimum rather than stop at a leaf
+    that reaches the bound; it gives up, and the call reaches a full integer
+    table (about 4 in 5 threshold-size calls against 3 in 10 with any
+    weights). At 2**63 the budget is at least about 2**12 units, so that ``e``
+    stays below 2**53 (an exact integer), and a type of one unit keeps the
+    values' common divisor small: runtimes above 2**53 are multiples of a
+    power of two that a solver may divide out, which would bring the optimum
+    back below the limit."""
     count = rng.randint(8, 16) if n >= 24 else max(1, n // 3)
-    limit = rng.choice(INTEGER_LIMITS)
-    most = 60 if limit < 1 << 63 else max(60, 8192 // max(n, 1))
-    weights = rng.sample(range(1, most + 1), count)
-    if limit == 1 << 63 and 1 not in weights:
-        weights[0] = 1
+    if limit < 1 << 63:
+        weights = rng.sample(range(2, 121, 2), count)
+    else:
+        weights = rng.sample(range(1, max(60, 8192 // max(n, 1)) + 1), count)
+        if 1 not in weights:
+            weights[0] = 1
     items = weights + [rng.choice(weights) for _ in range(n - count)]
     rng.shuffle(items)
     budget = max(1, int(sum(items) / rng.uniform(1.05, 1.2)))
+    if limit < 1 << 63:
+        budget |= 1
     efficiency = limit * rng.uniform(1.0, 1.15) / budget
     runtime_of = {w: float(round(w * efficiency) + rng.randint(0, 1000)) for w in weights}
     return Case(
@@ -647,6 +648,19 @@ def _integer_limit_region(rng: random.Random, n: int) -> Case:
         tuple(runtime_of[w] for w in items),
         unit_memory(budget),
     )
+
+
+def _int32_limit_region(rng: random.Random, n: int) -> Case:
+    """:func:`_integer_limit_case` across 2**31: where int32 rows overflow. A
+    fast path that picks the narrow type from a slightly wrong bound (a
+    difference for a sum, a doubled threshold) is only wrong when the optimum
+    crosses it."""
+    return _integer_limit_case(rng, n, 1 << 31)
+
+
+def _int64_limit_region(rng: random.Random, n: int) -> Case:
+    """:func:`_integer_limit_case` across 2**63: where int64 rows overflow."""
+    return _integer_limit_case(rng, n, 1 << 63)
 
 
 REGION_BUILDERS: dict[str, RegionBuilder] = {
@@ -663,7 +677,8 @@ REGION_BUILDERS: dict[str, RegionBuilder] = {
     "Q >= 65536": _large_budget_region,
     "wide tables": _wide_table_region,
     "few items, huge budget": _huge_budget_region,
-    "optimum across 2**31 or 2**63": _integer_limit_region,
+    "optimum across 2**31": _int32_limit_region,
+    "optimum across 2**63": _int64_limit_region,
 }
 """Every value region, each buildable at any size (:data:`SIZE_TIERS`): a bug
 that needs a small pattern *and* a large call (a fast path switching on
