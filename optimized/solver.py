@@ -210,7 +210,9 @@ def dp_knapsack_sliding_hirschberg(
             ``C = min(Q, sum w)`` and ``D`` the decision words for ``n`` items
             (:func:`.backends.decision_words`, int64), exceed the available
             memory, address-space and data limits included (SPEC 1.6, 1.10);
-            checked before any allocation.
+            checked before any allocation. A core whose total value exceeds
+            int64 is solved in Python ints: ``(max(2**16, C + 1) + 5 (C + 1))
+            * 48`` bytes (:data:`PYTHON_CELL_BYTES` per cell), checked alike.
         MemoryError: an allocation failed all the same; never torch's
             allocator ``RuntimeError`` (SPEC 1.10).
 

@@ -7,6 +7,8 @@ tool that measures it, on a small solver of the planted corpus.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -142,3 +144,59 @@ def test_module_mode_names_a_bad_module() -> None:
         "mutate", f"{CORPUS}:exact", "--module", "knapsack_audit.optimized.frontier"
     )
     assert unknown.returncode == 2 and "--module needs a module target" in unknown.stderr
+
+
+# --- scripts/mutants_against_tests.py: the clauses verify leaves out ------------------
+
+MUTANTS_AGAINST_TESTS = Path(__file__).parents[1] / "scripts" / "mutants_against_tests.py"
+
+CHILD_SELECTION = """
+import subprocess, sys
+
+PROBE = (
+    "from knapsack_audit.optimized import solver; "
+    "print(solver.buffers_always_fit((1 << 21) - 1), solver.buffers_always_fit(1 << 21))"
+)
+
+
+def test_the_bound_is_tight_in_a_child_process():
+    printed = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True)
+    assert printed.stdout.split() == ["True", "False"], printed.stderr
+"""
+
+
+def test_mutants_against_tests_judges_each_mutant_also_in_child_processes(
+    tmp_path: Path,
+) -> None:
+    """docs/mutation/README.md, "Score": the script that runs a pytest selection
+    against mutants of our solver (numbered as ``mutate --module`` numbers them)
+    reports a mutant the selection catches as killed, even when only a Python
+    process the test starts calls the mutated code (SPEC 1.10's test runs the
+    solver under ``RLIMIT_AS`` in a child), and one it cannot see as survived."""
+    from knapsack_audit.optimized import solver
+
+    source = Path(solver.__file__).read_text(encoding="utf-8")
+    lines = source.splitlines()
+    units_line = lines.index("    units = capacity + 1") + 1
+    detail_line = next(k for k, text in enumerate(lines, 1) if "detail = str(error)" in text)
+    _, found = mutants(source, None)
+    (narrower,) = [m for m in found if m.line == units_line and m.description == "Add -> Sub"]
+    (message,) = [m for m in found if m.line == detail_line and m.description == "-1 -> -1 + 1"]
+    selection = tmp_path / "test_child.py"
+    selection.write_text(CHILD_SELECTION, encoding="utf-8")
+    report = tmp_path / "report.md"
+    completed = subprocess.run(
+        [
+            *(sys.executable, str(MUTANTS_AGAINST_TESTS), "knapsack_audit.optimized.solver"),
+            *(f"{narrower.index},{message.index}", "--output", str(report), "--", str(selection)),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert completed.returncode == 0, completed.stderr
+    rows = {row.split(" | ")[0].strip("| "): row for row in report.read_text().splitlines()}
+    assert "| killed | " in rows[str(narrower.index)], rows
+    assert "test_the_bound_is_tight_in_a_child_process" in rows[str(narrower.index)]
+    assert "| survived | " in rows[str(message.index)], rows
+    assert completed.stdout.splitlines()[-1] == "1 of 2 killed"

@@ -30,8 +30,8 @@ from knapsack_audit.optimized import (
 from knapsack_audit.optimized import checks as invariants
 from knapsack_audit.optimized.config import Config
 from knapsack_audit.properties import Judge, check_call
-from knapsack_audit.reference import dp_knapsack, validate
-from knapsack_audit.reference.validation import ALWAYS_FITS_BYTES
+from knapsack_audit.reference import dp_knapsack, validate, validation
+from knapsack_audit.reference.validation import ALWAYS_FITS_BYTES, BudgetTooLargeError
 
 Configure = Callable[..., object]
 
@@ -194,6 +194,29 @@ def test_buffers_always_fit_is_tight() -> None:
     assert solver.buffers_always_fit((1 << 21) - 1)
     assert not solver.buffers_always_fit(1 << 21)
     assert solver.solver_buffer_bytes(1, 1 << 21, 1 << 21)[0] > ALWAYS_FITS_BYTES
+
+
+def test_python_int_buffers_are_checked_by_their_formula(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SPEC 1.6: a core whose total value exceeds int64 is solved in Python ints,
+    and its buffers, ``(max(2**16, C + 1) + 5 (C + 1)) * 48`` bytes by the
+    solver's docstring, are checked before any allocation: refused when more
+    than is available, with that count in the message. Two items of one unit
+    with runtimes of 2**-36 resolution scale the others (runtimes near 1e9,
+    all of one efficiency, so the bounds fix none) past 2**63; C = Q = 300000
+    columns (86 MB, above the 64 MiB that is never checked)."""
+    monkeypatch.setattr(validation, "memory_headroom", lambda: (0, "a test's limit"))
+    rng = random.Random(0)
+    memory = [rng.randint(10000, 15000) / 10000 for _ in range(60)]
+    runtime = [m * 1e9 + rng.randint(0, 10**6) for m in memory]
+    memory[:2] = [1e-4, 1e-4]
+    runtime[:2] = [1e5 + 3 * 2.0**-36, 1e5 + 5 * 2.0**-36]
+    with pytest.raises(BudgetTooLargeError) as refused:
+        dp_knapsack_sliding_hirschberg(memory, runtime, 30.0)
+    columns = 300000 + 1
+    needed = (max(2**16, columns) + 5 * columns) * 48
+    assert f"(300001 + 5 x (C+1) Python-int cells, C=300000) need {needed} bytes" in str(
+        refused.value
+    )
 
 
 @pytest.mark.parametrize(
