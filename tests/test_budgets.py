@@ -137,6 +137,24 @@ def test_selection_at_rejects_a_budget_beyond_the_frontier() -> None:
         selection_at(frontier, -1.0)
     with pytest.raises(ValueError, match=r"budget must be in 0\.\.2 units"):
         frontier.optimum(3)
+    with pytest.raises(ValueError, match=r"budget must be in 0\.\.2 units, got -1"):
+        frontier.optimum(-1)
+
+
+def test_optima_are_the_brute_force_optimum_at_each_breakpoint() -> None:
+    """SPEC 3.2: ``optima`` (built on first use, apart from ``optimum``) holds the
+    exact optimum at each breakpoint, as a brute force over every subset finds
+    it; runtimes of 2**-3 resolution make the integer scale matter."""
+    memory, runtime = [1e-4, 2e-4, 2e-4, 3e-4], [0.125, 1.5, 3.0, 0.25]
+    frontier = runtime_memory_frontier(memory, runtime, 6e-4)
+    subsets = [
+        (sum(quantize(memory[i]) for i in chosen), exact_sum(runtime, list(chosen)))
+        for size in range(len(memory) + 1)
+        for chosen in itertools.combinations(range(len(memory)), size)
+    ]
+    best = [max(value for weight, value in subsets if weight <= c) for c in range(7)]
+    assert list(frontier.budgets) == [0, *(c for c in range(1, 7) if best[c] > best[c - 1])]
+    assert list(frontier.optima) == [best[c] for c in frontier.budgets]
 
 
 def test_frontier_validates_like_the_solver() -> None:
