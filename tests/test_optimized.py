@@ -30,7 +30,7 @@ from knapsack_audit.optimized import (
 from knapsack_audit.optimized import checks as invariants
 from knapsack_audit.optimized.config import Config
 from knapsack_audit.properties import Judge, check_call
-from knapsack_audit.reference import dp_knapsack, validate, validation
+from knapsack_audit.reference import dp_knapsack, exact_optimum, quantize, validate, validation
 from knapsack_audit.reference.validation import ALWAYS_FITS_BYTES, BudgetTooLargeError
 
 Configure = Callable[..., object]
@@ -425,6 +425,20 @@ def test_checkers_reject_wrong_claims() -> None:
         invariants.check_split(weights, values, [1, 2], [0], 1, 0, 2)
     with pytest.raises(AssertionError):
         invariants.check_selection(weights, values, [0, 1, 2], 1, [0, 1])
+
+
+def test_the_lp_slack_counts_a_reduced_cost_of_one() -> None:
+    """SPEC 3.3 (proofs/07, R6): the LP bound sums every positive reduced cost,
+    including one of exactly 1 (small integer runtimes beside ones near 1e9, and
+    weights of a few units, make such ties). Summing only those above 1
+    (mutant 135 of ``reductions.py``) fixed an item out that the optimum saves:
+    2 short of the optimum here. The call is the one ``mutate``'s probe found
+    (docs/mutation/optimized/full_reductions.md); the exact oracle judges it."""
+    memory = [1.5e-4, 3.5e-4, 1.5e-4, 1e-4, 2e-4, 2e-4, 7e-4, 3e-4, 6e-4, 1e-4, 3e-4]
+    runtime = [0.0, 7.0, -1.0, 2.0, -1.0, 2.0, 2.0, 1.0, 935789648.0, 519653352.0, 2.0]
+    value, saved, _ = dp_knapsack_sliding_hirschberg(memory, runtime, 4e-4)
+    assert value == float(exact_optimum(memory, runtime, 4e-4).value)
+    assert sum(quantize(memory[i]) for i in saved) <= 4
 
 
 @pytest.mark.parametrize("with_window", [False, True])
