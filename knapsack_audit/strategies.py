@@ -619,7 +619,7 @@ def _integer_limit_case(rng: random.Random, n: int, limit: int) -> Case:
     efficient than another, so bounds fix few counts. Real flop-count
     runtimes of a few thousand items pass 2**31 routinely.
 
-    Below 2**63 every weight is even and the budget odd (2 to 120 units): no
+    Below 2**63 every weight is even and the budget odd (2 to 60 units): no
     selection fills the budget, so the LP bound is never met and a
     branch-and-bound search must prove the optimum rather than stop at a leaf
     that reaches the bound; it gives up, and the call reaches a full integer
@@ -631,7 +631,7 @@ def _integer_limit_case(rng: random.Random, n: int, limit: int) -> Case:
     back below the limit."""
     count = rng.randint(8, 16) if n >= 24 else max(1, n // 3)
     if limit < 1 << 63:
-        weights = rng.sample(range(2, 121, 2), count)
+        weights = rng.sample(range(2, 61, 2), count)
     else:
         weights = rng.sample(range(1, max(60, 8192 // max(n, 1)) + 1), count)
         if 1 not in weights:
