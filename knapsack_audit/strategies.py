@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 import numpy as np
 from hypothesis import strategies as st
@@ -512,6 +513,125 @@ def _float_sum_budget_region(rng: random.Random, n: int) -> Case:
     return Case(tuple(memory), tuple(_whole(rng, n)), budget)
 
 
+def lp_bound_slack(weights: Sequence[int], values: Sequence[int], capacity: int) -> LpSlack | None:
+    """The Dembo-Hammer test of bound fixing (proofs/07, R6), in integers.
+
+    Items (each ``w_i >= 1``) by decreasing ``v_i / w_i``; the greedy fill
+    takes each that fits, the first that does not is the critical item ``s``
+    and the fill's value is the lower bound ``LB``. With the reduced costs
+    ``d_i = w_s v_i - v_s w_i``, the LP bound is ``w_s U = v_s C + sum of the
+    positive d_i``, and the slack ``w_s (U - LB)``: an item with ``|d_i|``
+    above it is fixed (in if ``d_i > 0``, out if below 0). ``None`` when every
+    item fits or ``U < LB + 1`` (the bound proves the fill optimal).
+
+    >>> lp_bound_slack([5, 5, 6, 2, 6, 5, 6], [3, 1, 7, 9, 10, 6, 6], 18)
+    LpSlack(slack=17, reduced_costs=[-17, -29, 0, 40, 18, 1, -6])
+    """
+    order = sorted(range(len(weights)), key=lambda i: (-values[i] / weights[i], i))
+    room, critical, lower_bound = capacity, -1, 0
+    for i in order:
+        if weights[i] <= room:
+            room -= weights[i]
+            lower_bound += values[i]
+        elif critical < 0:
+            critical = i
+    if critical < 0:
+        return None
+    w_s, v_s = weights[critical], values[critical]
+    reduced = [w_s * v - v_s * w for w, v in zip(weights, values, strict=True)]
+    base = v_s * capacity + sum(d for d in reduced if d > 0)
+    if w_s * (lower_bound + 1) > base:
+        return None
+    return LpSlack(base - w_s * lower_bound, reduced)
+
+
+class LpSlack(NamedTuple):
+    """:func:`lp_bound_slack`'s answer: the slack and every item's reduced cost."""
+
+    slack: int
+    reduced_costs: list[int]
+
+
+def at_the_fixing_boundary(weights: Sequence[int], values: Sequence[int], capacity: int) -> bool:
+    """Whether bound fixing is decided by a unit: some reduced cost is exactly
+    1 (left out of the LP bound, ``k`` of them lower it by ``k``) and some item
+    whose ``|d_i|`` lies within that many units below the slack (a bound short
+    of those units fixes it) is saved by every optimal selection if ``d_i < 0``,
+    or by none if ``d_i > 0``: fixing it then loses value. ``False`` where the
+    test does not apply. Exact (a table per boundary item), for small cores.
+
+    Above, the optimum (28) saves item 0, at ``d = -17``: a bound that leaves
+    out item 5's ``d = 1`` has slack 16 and fixes item 0 out (26 is left).
+
+    >>> at_the_fixing_boundary([5, 5, 6, 2, 6, 5, 6], [3, 1, 7, 9, 10, 6, 6], 18)
+    True
+    >>> at_the_fixing_boundary([5, 5, 6, 2, 6, 5, 6], [3, 1, 7, 9, 10, 6, 6], 17)
+    False
+    """
+    test = lp_bound_slack(weights, values, capacity)
+    if test is None:
+        return False
+    ones = test.reduced_costs.count(1)
+    if not ones:
+        return False
+    best = _best_value(weights, values, capacity, skip=-1)
+    for i, d in enumerate(test.reduced_costs):
+        if not test.slack - ones < abs(d) <= test.slack:
+            continue
+        if d < 0 and _best_value(weights, values, capacity, skip=i) < best:
+            return True  # every optimum saves i; a short bound fixes it out
+        if d > 0 and (
+            weights[i] > capacity
+            or values[i] + _best_value(weights, values, capacity - weights[i], skip=i) < best
+        ):
+            return True  # no optimum saves i; a short bound fixes it in
+    return False
+
+
+def _best_value(weights: Sequence[int], values: Sequence[int], capacity: int, skip: int) -> int:
+    """The 0/1 optimum of the items but ``skip`` (a one-row table, small capacities)."""
+    row = [0] * (capacity + 1)
+    for i, (w, v) in enumerate(zip(weights, values, strict=True)):
+        if i != skip:
+            for c in range(capacity, w - 1, -1):
+                row[c] = max(row[c], row[c - w] + v)
+    return row[capacity]
+
+
+BOUNDARY_TRIES = 20000
+"""Draws of a small core before the fixing-boundary region keeps the last one
+(none of two items is at the boundary, a few three-item cores in 10,000)."""
+
+
+def _fixing_boundary_region(rng: random.Random, n: int) -> Case:
+    """Bound fixing at its edge (proofs/07, R6): a core of 3 to 12 items of 1-6
+    units and runtimes 1-12 (small integers, so reduced costs of exactly 1 are
+    common) redrawn until :func:`at_the_fixing_boundary`; a larger call adds
+    items more efficient than any of the core (runtimes near ``1e6`` per unit,
+    all distinct, so the call stays one of distinct items) and their weight to
+    the budget. The greedy fill takes them first, so the critical item, the
+    slack and the boundary are the core's; shuffled among it."""
+    core = min(n, rng.randint(3, 12))
+    for _ in range(BOUNDARY_TRIES):
+        weights = [rng.randint(1, 6) for _ in range(core)]
+        values = [rng.randint(1, 12) for _ in range(core)]
+        capacity = _mid_budget(weights, rng)
+        if at_the_fixing_boundary(weights, values, capacity):
+            break
+    most = max(1, min(6, REGION_CELLS // max(n * n, 1)))
+    items = list(zip(weights, values, strict=True))
+    for k in range(n - core):
+        w = rng.randint(1, most)
+        items.append((w, 10**6 * w + k))
+        capacity += w
+    rng.shuffle(items)
+    return Case(
+        tuple(unit_memory(w) for w, _ in items),
+        tuple(float(v) for _, v in items),
+        unit_memory(capacity),
+    )
+
+
 def _absorbing_region(rng: random.Random, n: int) -> Case:
     weights = _split_units(rng, n, _most_units(n))
     runtime = [rng.choice((1.0, 1e8, 2.0, 1e8 + 8)) for _ in range(n)]
@@ -673,6 +793,7 @@ REGION_BUILDERS: dict[str, RegionBuilder] = {
     "zero runtimes": _zero_runtime_region,
     "budget = float sum < quantized sum": _float_sum_budget_region,
     "float32-absorbing runtimes": _absorbing_region,
+    "bound fixing decided by a unit": _fixing_boundary_region,
     "flop-count runtimes": _flops_region,
     "Q >= 65536": _large_budget_region,
     "wide tables": _wide_table_region,

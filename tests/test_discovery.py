@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from fractions import Fraction
 from collections.abc import Callable
 from typing import Any
 
@@ -157,6 +158,33 @@ def _near_copies(c: Case) -> bool:
     return False
 
 
+def _unit_decides_fixing(c: Case) -> bool:
+    """proofs/07, R6 in exact fractions: with ``r`` the efficiency of the first
+    item the greedy fill (by ``v/w``) cannot take, the bound is ``U = r C + sum
+    of max(0, v_i - r w_i)``; some item has ``w_s v_i - v_s w_i = 1``, and some
+    ``|v_i - r w_i|`` is within that many ``1/w_s`` below ``U - LB``."""
+    w, room = weights(c), budget(c)
+    if 0 in w or any(r != int(r) for r in c.runtime):
+        return False  # the region's items: whole units and runtimes
+    v = [int(r) for r in c.runtime]
+    order = sorted(range(c.n), key=lambda i: Fraction(v[i], w[i]), reverse=True)
+    lower, critical = 0, None
+    for i in order:
+        if w[i] <= room:
+            room, lower = room - w[i], lower + v[i]
+        elif critical is None:
+            critical = i
+    if critical is None:
+        return False
+    r = Fraction(v[critical], w[critical])
+    gaps = [v[i] - r * w[i] for i in range(c.n)]
+    slack = r * budget(c) + sum(g for g in gaps if g > 0) - lower
+    ones = sum(g == Fraction(1, w[critical]) for g in gaps)
+    return slack >= 1 and any(
+        slack - Fraction(ones, w[critical]) < abs(g) <= slack for g in gaps
+    )
+
+
 TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
     "exact units": lambda c: all(m == round(m * 10000) / 10000 for m in c.memory),
     "half-way memories": lambda c: any((m * 10000) % 1 == 0.5 for m in c.memory),
@@ -171,6 +199,7 @@ TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
         c.max_memory >= sum(c.memory) and sum(weights(c)) > budget(c)
     ),
     "float32-absorbing runtimes": lambda c: any(r >= 1e8 for r in c.runtime) or c.n <= 2,
+    "bound fixing decided by a unit": lambda c: _unit_decides_fixing(c) or c.n <= 2,
     "flop-count runtimes": lambda c: all(r == int(r) and r >= 1 for r in c.runtime),
     "Q >= 65536": lambda c: budget(c) >= LARGE_BUDGET_UNITS,
     "wide tables": lambda c: (
