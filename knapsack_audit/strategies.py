@@ -635,6 +635,33 @@ def _fixing_boundary_region(rng: random.Random, n: int) -> Case:
     )
 
 
+def _proportional_region(rng: random.Random, n: int) -> Case:
+    """Runtimes proportional to memory (a per-unit cost, as a bandwidth or
+    flop estimator on same-shaped tensors gives): ``runtime = r * w`` in
+    float for one random ``r``, so efficiencies are equal up to float
+    rounding, exact ties beside ones a few ulps apart; copies of two or
+    three types in most calls (the order a bounded search walks), distinct
+    weights otherwise. Half the time one item of a unit, much more
+    efficient, comes first and the budget holds two to four items, so the
+    critical item is near the front of the efficiency order (where a window
+    around it starts at the first item)."""
+    r = rng.uniform(0.5, 200.0)
+    most = _most_units(n)
+    if n > 3 and rng.random() < 0.6:
+        kinds = [rng.randint(1, most) for _ in range(rng.randint(2, 3))]
+        weights = [rng.choice(kinds) for _ in range(n)]
+    else:
+        weights = _split_units(rng, n, most)
+    runtime = [r * w for w in weights]
+    early = n > 3 and rng.random() < 0.5
+    if early:
+        weights[0], runtime[0] = 1, r * rng.uniform(1.5, 3.0)
+        budget = sum(rng.sample(weights[1:], rng.randint(2, min(4, n - 1))))
+    else:
+        budget = _mid_budget(weights, rng)
+    return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(budget))
+
+
 def _absorbing_region(rng: random.Random, n: int) -> Case:
     weights = _split_units(rng, n, _most_units(n))
     runtime = [rng.choice((1.0, 1e8, 2.0, 1e8 + 8)) for _ in range(n)]
@@ -797,6 +824,7 @@ REGION_BUILDERS: dict[str, RegionBuilder] = {
     "budget = float sum < quantized sum": _float_sum_budget_region,
     "float32-absorbing runtimes": _absorbing_region,
     "bound fixing decided by a unit": _fixing_boundary_region,
+    "runtime proportional to memory": _proportional_region,
     "flop-count runtimes": _flops_region,
     "Q >= 65536": _large_budget_region,
     "wide tables": _wide_table_region,

@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from fractions import Fraction
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -180,9 +180,7 @@ def _unit_decides_fixing(c: Case) -> bool:
     gaps = [v[i] - r * w[i] for i in range(c.n)]
     slack = r * budget(c) + sum(g for g in gaps if g > 0) - lower
     ones = sum(g == Fraction(1, w[critical]) for g in gaps)
-    return slack >= 1 and any(
-        slack - Fraction(ones, w[critical]) < abs(g) <= slack for g in gaps
-    )
+    return slack >= 1 and any(slack - Fraction(ones, w[critical]) < abs(g) <= slack for g in gaps)
 
 
 TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
@@ -200,6 +198,13 @@ TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
     ),
     "float32-absorbing runtimes": lambda c: any(r >= 1e8 for r in c.runtime) or c.n <= 2,
     "bound fixing decided by a unit": lambda c: _unit_decides_fixing(c) or c.n <= 2,
+    "runtime proportional to memory": lambda c: (
+        c.n <= 3
+        or (
+            len({r / w for r, w in zip(c.runtime, weights(c), strict=True) if w}) <= 3
+            and len({Fraction(r) / w for r, w in zip(c.runtime, weights(c), strict=True) if w}) > 1
+        )
+    ),
     "flop-count runtimes": lambda c: all(r == int(r) and r >= 1 for r in c.runtime),
     "Q >= 65536": lambda c: budget(c) >= LARGE_BUDGET_UNITS,
     "wide tables": lambda c: (
