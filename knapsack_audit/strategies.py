@@ -641,10 +641,10 @@ def _proportional_region(rng: random.Random, n: int) -> Case:
     float for one random ``r``, so efficiencies are equal up to float
     rounding, exact ties beside ones a few ulps apart; copies of two or
     three types in most calls (the order a bounded search walks), distinct
-    weights otherwise. Half the time one item of a unit, much more
-    efficient, comes first and the budget holds two to four items, so the
-    critical item is near the front of the efficiency order (where a window
-    around it starts at the first item)."""
+    weights otherwise. Half the time the items weigh tens to a hundred units,
+    one item of a unit, much more efficient, comes first and the budget holds
+    two to four items, so the critical item is near the front of the
+    efficiency order (where a window around it starts at the first item)."""
     r = rng.uniform(0.5, 200.0)
     most = _most_units(n)
     if n > 3 and rng.random() < 0.6:
@@ -654,7 +654,10 @@ def _proportional_region(rng: random.Random, n: int) -> Case:
         weights = _split_units(rng, n, most)
     runtime = [r * w for w in weights]
     early = n > 3 and rng.random() < 0.5
-    if early:
+    if early:  # items of tens to a hundred units: the core is wide enough for a window
+        heavy = max(2, min(150, REGION_CELLS // (4 * n * n)))
+        weights = [rng.randint((heavy + 1) // 2, heavy) for _ in range(n)]
+        runtime = [r * w for w in weights]
         weights[0], runtime[0] = 1, r * rng.uniform(1.5, 3.0)
         budget = sum(rng.sample(weights[1:], rng.randint(2, min(4, n - 1))))
     else:
