@@ -1,5 +1,6 @@
 """Calls at the edges of our solver's reductions (proofs/07, optimized/reductions.py),
-each judged by the exact oracle (SPEC 3.3, 7.1).
+each judged as every call is, by the property engine with the exact judge
+(``test_optimized.assert_optimal``: SPEC 3.3, 5.1, 7.1).
 
 They come from a one-by-one reading of the 102 survivors of ``mutate`` on the
 whole of ``reductions.py`` (docs/mutation/README.md, section "Whole modules:
@@ -13,19 +14,17 @@ expected answers are the oracle's, not the solver's.
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 
 import pytest
+from test_optimized import assert_optimal
 
-from knapsack_audit.integer_oracle import integer_optimum
-from knapsack_audit.optimized import dp_knapsack_sliding_hirschberg
-from knapsack_audit.reference import exact_optimum, quantize
+from knapsack_audit.strategies import unit_memory
 
 Call = tuple[list[float], list[float], float]
 
 
 def _units(weights: list[int]) -> list[float]:
-    return [w / 10000 for w in weights]
+    return [unit_memory(w) for w in weights]
 
 
 def _types(kinds: list[tuple[int, float, int]], budget_units: int) -> Call:
@@ -33,25 +32,9 @@ def _types(kinds: list[tuple[int, float, int]], budget_units: int) -> Call:
     memory: list[float] = []
     runtime: list[float] = []
     for units, value, copies in kinds:
-        memory += [units / 10000] * copies
+        memory += [unit_memory(units)] * copies
         runtime += [value] * copies
-    return memory, runtime, budget_units / 10000
-
-
-def _assert_exact(call: Call, large: bool = False) -> None:
-    """SPEC 7.1: within the budget, saving the exact optimum, value its float.
-    The optimum is the Pareto oracle's, or for a ``large`` call the integer
-    row oracle's (SPEC 3.2; both exact)."""
-    memory, runtime, max_memory = call
-    value, saved, _ = dp_knapsack_sliding_hirschberg(memory, runtime, max_memory)
-    if large:
-        optimum = integer_optimum(memory, runtime, max_memory)
-        assert optimum is not None
-    else:
-        optimum = exact_optimum(memory, runtime, max_memory).value
-    assert sum(quantize(memory[i]) for i in saved) <= quantize(max_memory)
-    assert sum(Fraction(runtime[i]) for i in saved) == optimum
-    assert value == float(optimum)
+    return memory, runtime, unit_memory(budget_units)
 
 
 EARLY_CRITICAL: dict[str, Call] = {
@@ -80,7 +63,7 @@ def test_a_window_around_an_early_critical_item(name: str) -> None:
     (mutants 151, 153, 155, 157, 158 of ``reductions.py``) made an
     incumbent over the budget, which the bound then returned; fixing an item
     whose reduced cost equals the slack (mutant 142) lost the optimum."""
-    _assert_exact(EARLY_CRITICAL[name])
+    assert_optimal(*EARLY_CRITICAL[name])
 
 
 TIED_EFFICIENCIES: dict[str, Call] = {
@@ -133,7 +116,7 @@ def test_item_types_whose_efficiencies_tie_in_float(name: str) -> None:
     wrong neighbour or drops a type (mutants 42, 46, 47, 50, 51, 57-60, 73,
     76, 79, 81, 82) gave answers one float step short, far below, over the
     budget, or an IndexError."""
-    _assert_exact(TIED_EFFICIENCIES[name])
+    assert_optimal(*TIED_EFFICIENCIES[name])
 
 
 @pytest.mark.parametrize(
@@ -146,7 +129,7 @@ def test_runtimes_near_the_float_range(runtime: list[float]) -> None:
     integers of about 2000 bits; the efficiency keys shift them down by their
     own largest value. Reading a neighbour's value instead (mutants 32, 40)
     overflowed the float conversion."""
-    _assert_exact(([0.0001] * 3, runtime, 0.0001))
+    assert_optimal([0.0001] * 3, runtime, 0.0001)
 
 
 def test_a_large_core_with_every_window_round() -> None:
@@ -157,7 +140,7 @@ def test_a_large_core_with_every_window_round() -> None:
     rng = random.Random(1)
     weights = rng.sample(range(100, 1000), 400)
     call = (_units(weights), [float(w + 100) for w in weights], sum(weights) // 2 / 10000)
-    _assert_exact(call, large=True)
+    assert_optimal(*call)
 
 
 def test_a_core_whose_values_pass_2_to_the_31() -> None:
@@ -174,4 +157,4 @@ def test_a_core_whose_values_pass_2_to_the_31() -> None:
     for j, w in enumerate(heavy):
         weights += [w, 1]
         runtime += [float(k * w + 10 * k + j), float(-1 - j)]
-    _assert_exact((_units(weights), runtime, sum(heavy) // 2 / 10000))
+    assert_optimal(_units(weights), runtime, sum(heavy) // 2 / 10000)
