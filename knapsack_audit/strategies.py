@@ -320,6 +320,15 @@ REGION_CELLS = 2_000_000
 solver (our reference) does that many steps in about a second. Larger tables
 come from :mod:`knapsack_audit.scaling` (padding with items heavier than the
 budget, which a table solver copies in one step)."""
+INTEGER_LIMIT_CELLS = 6_000_000
+"""About the most ``n * Q`` of an integer-limit case (:func:`_integer_limit_case`),
+where every item of the table is weighed (a full table's work): above
+:data:`REGION_CELLS`, since 1,100 items of even weights (at least two units)
+already make ``1.7 n**2`` cells, and well within the call timeout for our
+pure-Python reference: the largest of 300 partitioner-size draws, 8.2e6
+cells, takes it 2.5 s on an idle 2-core machine, whereas before this cap the
+draws reached 43e6 cells and a 27.3e6-cell one took 7.8 s (and timed out at
+10 s on CI's loaded machine at e6387e4)."""
 LARGE_BUDGET_ITEMS = 33
 """Most items of a ``Q >= 65536`` region case: a table solver pays ``n * Q``
 cells (33 x 131072 is 4.3e6), and larger calls come from scaling."""
@@ -781,15 +790,23 @@ def _integer_limit_case(rng: random.Random, n: int, limit: int) -> Case:
     stays below 2**53 (an exact integer), and a type of one unit keeps the
     values' common divisor small: runtimes above 2**53 are multiples of a
     power of two that a solver may divide out, which would bring the optimum
-    back below the limit."""
+    back below the limit.
+
+    The table stays near :data:`INTEGER_LIMIT_CELLS` at the partitioner's
+    sizes (fewer and lighter types there: at 1,100 items, 2 to 8 units below
+    2**63, 1 to 9 at it); the threshold sizes keep the weights above."""
     count = rng.randint(8, 16) if n >= 24 else max(1, n // 3)
+    # About n * n * mean / 1.1 cells: the mean weight is capped for large n.
+    room = INTEGER_LIMIT_CELLS * 1.05 / max(n * n, 1)
     if limit < 1 << 63:
-        weights = rng.sample(range(2, 61, 2), count)
+        top = max(1, min(30, int(room) - 1))  # even weights 2 .. 2 top, mean top + 1
+        weights = rng.sample(range(2, 2 * top + 1, 2), min(count, top))
     else:
-        weights = rng.sample(range(1, max(60, 8192 // max(n, 1)) + 1), count)
+        top = max(2, min(max(60, 8192 // max(n, 1)), int(2 * room) - 1))  # mean (top + 1) / 2
+        weights = rng.sample(range(1, top + 1), min(count, top))
         if 1 not in weights:
             weights[0] = 1
-    items = weights + [rng.choice(weights) for _ in range(n - count)]
+    items = weights + [rng.choice(weights) for _ in range(n - len(weights))]
     rng.shuffle(items)
     budget = max(1, int(sum(items) / rng.uniform(1.05, 1.2)))
     if limit < 1 << 63:

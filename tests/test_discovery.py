@@ -27,6 +27,7 @@ from knapsack_audit.scaling import TABLE_TIERS, Scaling, scaled, table_cells
 from knapsack_audit.strategies import (
     HUGE_BUDGET_CELLS,
     HUGE_BUDGET_ITEMS,
+    INTEGER_LIMIT_CELLS,
     LARGE_BUDGET_ITEMS,
     LARGE_BUDGET_UNITS,
     LARGEST_REAL_ITEMS,
@@ -257,6 +258,27 @@ def test_every_region_is_built_at_every_size_tier(region: str, tier: str) -> Non
         sizes = range(2, 4)
     assert all(case.n in sizes for case in built), [case.n for case in built]
     assert any(TIERED_REGIONS[region](case) for case in built)
+
+
+WEIGHED_CELLS_CAP = 2 * INTEGER_LIMIT_CELLS
+"""Most cells a region case makes a table solver weigh: 12e6, about 3.5 s of our
+pure-Python reference idle on CI's machine (27.3e6 cells took 7.8 s; a 2**63
+case of that size timed out at 10 s on CI's loaded machine at e6387e4)."""
+
+
+@pytest.mark.parametrize("region", sorted(REGION_BUILDERS))
+def test_no_region_case_outgrows_the_reference(region: str) -> None:
+    """SPEC 7.2, for the audit itself: a correct table solver answers every
+    region case well within the default call timeout. Counted as the cells a
+    table solver cannot skip: the items that fit, times ``min(Q, sum w)``
+    (heavier items are a row copy)."""
+    for tier in SIZE_TIERS:
+        rng = random.Random(f"{region}/{tier}/cost")
+        for _ in range(DRAWS):
+            case = region_case(region, tier, rng)
+            q, w = budget(case), weights(case)
+            weighed = sum(v <= q for v in w) * min(q, sum(w))
+            assert weighed <= WEIGHED_CELLS_CAP, (tier, case.n, q, weighed)
 
 
 def _spied_answers(
