@@ -674,6 +674,55 @@ def _proportional_region(rng: random.Random, n: int) -> Case:
     return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(budget))
 
 
+EXACT_TIE_ITEMS = 400
+"""Most items of an early-critical case with exact efficiency ties: its
+distinct even weights span ``4 n`` units and the budget three of them, so
+the table grows as ``n**2`` (about 1.4e6 cells at 400 items)."""
+
+
+def _early_critical_region(rng: random.Random, n: int) -> Case:
+    """A light item (1 to 3 units, the most efficient), then items of nearly
+    one efficiency ``e`` that each weigh about a third of the budget: the
+    greedy fill stops within the first five items by efficiency, so a window
+    around the critical item (a core-problem lower bound) starts at the
+    first item, where an off-by-one in the window's start or prefix takes
+    an infeasible prefix or the critical item twice. Every value differs (no
+    copies: the item-by-item path of a solver), so a bound can fix nothing
+    and a solver reaches its later rounds.
+
+    Half the time (up to :data:`EXACT_TIE_ITEMS` items) the efficiencies tie
+    exactly: distinct even weights, runtimes ``e w`` for an integer ``e``,
+    the light item ``e w + d`` with ``0 < d < e``, and a budget that some of
+    the first heavy items by index fill exactly. Then the light item's
+    reduced cost equals the LP bound's slack once a window finds that fill
+    (``U = e Q + d``, ``LB = e Q``): a bound test with ``>=`` for ``>`` fixes
+    it in, and the optimum leaves it out. Otherwise the weights repeat and
+    the runtimes are ``e w`` times ``1 + k 1e-7`` for distinct ``k``."""
+    light = rng.randint(1, 3)
+    others = n - 1
+    if others >= 1 and n <= EXACT_TIE_ITEMS and rng.random() < 0.5:
+        e = rng.randint(2, 9)
+        top = max(150, 4 * others)
+        weights = rng.sample(range(top // 2, top + 1, 2), others)
+        runtime = [float(e * w) for w in weights]
+        light_runtime = float(e * light + rng.randint(1, e - 1))
+        filled = weights[: rng.randint(1, min(5, others))]
+        budget = sum(rng.sample(filled, rng.randint(1, len(filled))))
+    else:
+        e = rng.uniform(0.5, 200.0)
+        top = max(2, min(150, REGION_CELLS // (3 * max(n, 1))))
+        weights = [rng.randint((top + 1) // 2, top) for _ in range(others)]
+        jitter = rng.sample(range(1, 4 * n + 1), others)
+        runtime = [e * w * (1 + k * 1e-7) for w, k in zip(weights, jitter, strict=True)]
+        light_runtime = e * light * rng.uniform(1.5, 3.0)
+        chosen = rng.sample(weights, rng.randint(1, min(4, others))) if others else []
+        budget = light + sum(chosen) + rng.choice((-1, 0, 1))
+    place = rng.randint(0, others)
+    weights.insert(place, light)
+    runtime.insert(place, light_runtime)
+    return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(max(budget, 0)))
+
+
 def _absorbing_region(rng: random.Random, n: int) -> Case:
     weights = _split_units(rng, n, _most_units(n))
     runtime = [rng.choice((1.0, 1e8, 2.0, 1e8 + 8)) for _ in range(n)]
@@ -845,6 +894,7 @@ REGION_BUILDERS: dict[str, RegionBuilder] = {
     "float32-absorbing runtimes": _absorbing_region,
     "bound fixing decided by a unit": _fixing_boundary_region,
     "runtime proportional to memory": _proportional_region,
+    "critical item among the first five": _early_critical_region,
     "flop-count runtimes": _flops_region,
     "Q >= 65536": _large_budget_region,
     "wide tables": _wide_table_region,

@@ -21,7 +21,12 @@ import torch
 from hypothesis import HealthCheck, Phase, given, settings
 
 from knapsack_audit.cases import Case
-from knapsack_audit.optimized import bounded, dp_knapsack_sliding_hirschberg, solver
+from knapsack_audit.optimized import (
+    bounded,
+    dp_knapsack_sliding_hirschberg,
+    reductions,
+    solver,
+)
 from knapsack_audit.reference import exact_optimum, quantize
 from knapsack_audit.scaling import TABLE_TIERS, Scaling, scaled, table_cells
 from knapsack_audit.strategies import (
@@ -184,6 +189,20 @@ def _unit_decides_fixing(c: Case) -> bool:
     return slack >= 1 and any(slack - Fraction(ones, w[critical]) < abs(g) <= slack for g in gaps)
 
 
+def _critical_among_first_five(c: Case) -> bool:
+    """Every runtime differs, and the greedy fill by exact ``v/w`` meets an
+    item it cannot take within the first five (SPEC 2.1's weights)."""
+    w, room = weights(c), budget(c)
+    if len(set(c.runtime)) < c.n or 0 in w:
+        return False
+    order = sorted(range(c.n), key=lambda i: Fraction(c.runtime[i]) / w[i], reverse=True)
+    for i in order[:5]:
+        if w[i] > room:
+            return True
+        room -= w[i]
+    return False
+
+
 TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
     "exact units": lambda c: all(m == round(m * 10000) / 10000 for m in c.memory),
     "half-way memories": lambda c: any((m * 10000) % 1 == 0.5 for m in c.memory),
@@ -206,6 +225,7 @@ TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
             and len({Fraction(r) / w for r, w in zip(c.runtime, weights(c), strict=True) if w}) > 1
         )
     ),
+    "critical item among the first five": _critical_among_first_five,
     "flop-count runtimes": lambda c: all(r == int(r) and r >= 1 for r in c.runtime),
     "Q >= 65536": lambda c: budget(c) >= LARGE_BUDGET_UNITS,
     "wide tables": lambda c: (
@@ -333,6 +353,33 @@ def test_integer_limit_cases_reach_our_bounded_rows_at_both_widths(
     assert len(int32_side) >= 5 and set(int32_side) == {torch.int64}, int32_side
     int64_side = _spied_answers(monkeypatch, bounded, "row_dtype", "optimum across 2**63", 16, 3)
     assert None in int64_side, int64_side
+
+
+@pytest.mark.parametrize("tier", ["thresholds", "partitioner"])
+def test_early_critical_cases_reach_our_window_at_its_start(
+    monkeypatch: pytest.MonkeyPatch, tier: str
+) -> None:
+    """SPEC 3.3: the early-critical region reaches our bound fixing's window
+    (``optimized/reductions.py``, ``_window_selection``) with the critical
+    item closer to the front than the half-width, where the window starts at
+    the first item, and the answers are optimal. Before the region no audit
+    case did: mutants 151, 153, 155 and 158 (the window's start and prefix,
+    over budget by up to 5x) survived ``verify``
+    (docs/mutation/optimized/edges2_reductions.md)."""
+    seen: list[tuple[int, int]] = []
+    original = reductions._window_selection
+
+    def spy(weights: Any, order: Any, critical: int, *rest: Any) -> Any:
+        seen.append((critical, rest[-1]))
+        return original(weights, order, critical, *rest)
+
+    monkeypatch.setattr(reductions, "_window_selection", spy)
+    rng = random.Random(f"early/{tier}")
+    for _ in range(DRAWS):
+        case = region_case("critical item among the first five", tier, rng)
+        value, _, _ = dp_knapsack_sliding_hirschberg(*case.arguments())
+        assert value == float(exact_optimum(*case.arguments()).value)
+    assert sum(critical < half_width for critical, half_width in seen) >= DRAWS // 3, seen
 
 
 def test_many_free_items_reach_hundreds_at_the_partitioner_tier() -> None:
