@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import NamedTuple
 
 import numpy as np
@@ -674,6 +675,48 @@ def _proportional_region(rng: random.Random, n: int) -> Case:
     return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(budget))
 
 
+FLOAT_TIE_BUDGETS = (12, 24, 30, 36, 48, 60)
+"""Budgets (units) of a float-tied case, times 1 to 4: numbers of many
+divisors, so each type's copies can fill one whole."""
+
+
+def _float_tied_region(rng: random.Random, n: int) -> Case:
+    """Copies of three or four item types whose efficiencies round to one
+    float ``q`` (``r / w == q`` in float) but differ exactly: a type of one
+    unit at runtime ``q``, the others at ``q * w`` rounded, or one ulp beside
+    it, so that the exact cross products ``r_t w_u - r_u w_t`` are a few
+    units of the runtimes' common scale. Every weight divides the budget, so
+    whole fills of different types compete and the optimum is decided by
+    those ulps. A sort by the float key leaves such types in index order,
+    which is, 3 times in 5, the least efficient first: a solver that
+    repairs the order by exact cross products must move a type past two or
+    more others, and one that bounds a branch by a greedy fill in a wrong
+    order prunes the optimum."""
+    q = rng.uniform(0.5, 200.0)
+    base = rng.choice(FLOAT_TIE_BUDGETS)
+    divisors = [d for d in range(2, base + 1) if base % d == 0]
+    count = max(1, min(n, rng.choice((3, 3, 4))))
+    kinds: list[tuple[int, float]] = []
+    for w in [1, *rng.sample(divisors, count - 1)]:
+        r = q * w
+        step = rng.choice((0, 0, 1, -1))
+        if step:
+            r = math.nextafter(r, math.inf if step > 0 else -math.inf)
+        kinds.append((w, r if r / w == q else q * w))
+    if rng.random() < 0.6:
+        kinds.sort(key=lambda kind: Fraction(kind[1]) / kind[0])
+    else:
+        rng.shuffle(kinds)
+    items = kinds + [rng.choice(kinds) for _ in range(n - count)]
+    total = sum(w for w, _ in items)
+    budget = base * rng.randint(1, max(1, min(4, REGION_CELLS // max(n * base, 1))))
+    return Case(
+        tuple(unit_memory(w) for w, _ in items),
+        tuple(r for _, r in items),
+        unit_memory(min(budget, max(total - 1, 0))),
+    )
+
+
 EXACT_TIE_ITEMS = 400
 """Most items of an early-critical case with exact efficiency ties: its
 distinct even weights span ``4 n`` units and the budget three of them, so
@@ -895,6 +938,7 @@ REGION_BUILDERS: dict[str, RegionBuilder] = {
     "bound fixing decided by a unit": _fixing_boundary_region,
     "runtime proportional to memory": _proportional_region,
     "critical item among the first five": _early_critical_region,
+    "efficiencies tied in float only": _float_tied_region,
     "flop-count runtimes": _flops_region,
     "Q >= 65536": _large_budget_region,
     "wide tables": _wide_table_region,

@@ -226,6 +226,11 @@ TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
         )
     ),
     "critical item among the first five": _critical_among_first_five,
+    "efficiencies tied in float only": lambda c: (
+        c.n <= 2
+        or len({r / w for r, w in zip(c.runtime, weights(c), strict=True) if w})
+        < len({Fraction(r) / w for r, w in zip(c.runtime, weights(c), strict=True) if w})
+    ),
     "flop-count runtimes": lambda c: all(r == int(r) and r >= 1 for r in c.runtime),
     "Q >= 65536": lambda c: budget(c) >= LARGE_BUDGET_UNITS,
     "wide tables": lambda c: (
