@@ -717,6 +717,12 @@ def _float_tied_region(rng: random.Random, n: int) -> Case:
     )
 
 
+WINDOW_ROUND_CELLS = 1 << 19
+"""About the least ``n * top`` of an early-critical case with repeated
+weights: its table (``n`` times about ``2.25 top`` units) stays above
+``2**18`` cells, where a solver that widens its window each round (ours:
+half-widths 4, 8, 32, the last above ``2**18`` cells and 128 items) reaches
+the widest one."""
 EXACT_TIE_ITEMS = 400
 """Most items of an early-critical case with exact efficiency ties: its
 distinct even weights span ``4 n`` units and the budget three of them, so
@@ -740,20 +746,24 @@ def _early_critical_region(rng: random.Random, n: int) -> Case:
     reduced cost equals the LP bound's slack once a window finds that fill
     (``U = e Q + d``, ``LB = e Q``): a bound test with ``>=`` for ``>`` fixes
     it in, and the optimum leaves it out. Otherwise the weights repeat and
-    the runtimes are ``e w`` times ``1 + k 1e-7`` for distinct ``k``."""
+    the runtimes are ``e w`` times ``1 + k 1e-7`` for distinct ``k``, the
+    weights up to ``WINDOW_ROUND_CELLS / n`` units (at least 150), so that
+    the table stays wide through every window round."""
     light = rng.randint(1, 3)
     others = n - 1
     if others >= 1 and n <= EXACT_TIE_ITEMS and rng.random() < 0.5:
-        e = rng.randint(2, 9)
+        per_unit = rng.randint(2, 9)
         top = max(150, 4 * others)
         weights = rng.sample(range(top // 2, top + 1, 2), others)
-        runtime = [float(e * w) for w in weights]
-        light_runtime = float(e * light + rng.randint(1, e - 1))
+        runtime = [float(per_unit * w) for w in weights]
+        light_runtime = float(per_unit * light + rng.randint(1, per_unit - 1))
         filled = weights[: rng.randint(1, min(5, others))]
         budget = sum(rng.sample(filled, rng.randint(1, len(filled))))
     else:
         e = rng.uniform(0.5, 200.0)
-        top = max(2, min(150, REGION_CELLS // (3 * max(n, 1))))
+        top = max(
+            2, min(max(150, WINDOW_ROUND_CELLS // max(n, 1)), REGION_CELLS // (3 * max(n, 1)))
+        )
         weights = [rng.randint((top + 1) // 2, top) for _ in range(others)]
         jitter = rng.sample(range(1, 4 * n + 1), others)
         runtime = [e * w * (1 + k * 1e-7) for w, k in zip(weights, jitter, strict=True)]

@@ -370,7 +370,9 @@ def test_early_critical_cases_reach_our_window_at_its_start(
     the first item, and the answers are optimal. Before the region no audit
     case did: mutants 151, 153, 155 and 158 (the window's start and prefix,
     over budget by up to 5x) survived ``verify``
-    (docs/mutation/optimized/edges2_reductions.md)."""
+    (docs/mutation/optimized/edges2_reductions.md). At the partitioner's
+    sizes every window width is solved, the widest too, past the round
+    where mutants 218 and 222 index a width list left with one entry."""
     seen: list[tuple[int, int]] = []
     original = reductions._window_selection
 
@@ -385,6 +387,8 @@ def test_early_critical_cases_reach_our_window_at_its_start(
         value, _, _ = dp_knapsack_sliding_hirschberg(*case.arguments())
         assert value == float(exact_optimum(*case.arguments()).value)
     assert sum(critical < half_width for critical, half_width in seen) >= DRAWS // 3, seen
+    if tier == "partitioner":  # every window width, the last (32) above 2**18 cells
+        assert {half_width for _, half_width in seen} == {4, 8, 32}, seen
 
 
 def test_many_free_items_reach_hundreds_at_the_partitioner_tier() -> None:
