@@ -886,6 +886,61 @@ def bound_fixing_skips_unit_gains_from_16(
     return answer(runtime, free + fixed_in + chosen)
 
 
+def core_window_unclamped_from_16(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 16 items on, integral runtimes get a reduction pass before the
+    table, as in :func:`bound_fixing_skips_unit_gains_from_16` but with every
+    reduced cost counted and a core-problem lower bound: the greedy prefix
+    before a window of eight items centred on the critical item (the first
+    the greedy fill by runtime per unit cannot take), plus the window's best
+    subset for the room the prefix leaves. The window's start, ``critical -
+    4``, is not clamped at 0: when the critical item is among the first four,
+    the prefix slice wraps round to nearly every item, the room left is
+    negative, and that infeasible prefix is the bound that proves itself
+    optimal."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    items = [i for i, w in enumerate(weights) if 0 < w <= capacity and runtime[i] > 0]
+    free = [i for i, w in enumerate(weights) if w == 0 and runtime[i] > 0]
+    integral = all(float(r).is_integer() for r in runtime)
+    if len(weights) < 16 or not integral or sum(weights[i] for i in items) <= capacity:
+        return exact(memory, runtime, max_memory)
+    values = [int(r) for r in runtime]
+    order = sorted(items, key=lambda i: (-values[i] / weights[i], i))
+    room, position, incumbent = capacity, -1, []
+    for k, i in enumerate(order):
+        if weights[i] <= room:
+            room -= weights[i]
+            incumbent.append(i)
+        elif position < 0:
+            position = k
+    start = position - 4
+    prefix = order[:start]
+    window = order[max(start, 0) : position + 4]
+    left = capacity - sum(weights[i] for i in prefix)
+    if left >= 0:
+        window_weights = [weights[i] for i in window]
+        dp = table(window_weights, [runtime[i] for i in window], left)
+        prefix += [window[k] for k in backtrack(dp, window_weights, left)]
+    if sum(values[i] for i in prefix) > sum(values[i] for i in incumbent):
+        incumbent = prefix
+    w_s, v_s = weights[order[position]], values[order[position]]
+    reduced = {i: w_s * values[i] - v_s * weights[i] for i in items}
+    bound = v_s * capacity + sum(d for d in reduced.values() if d > 0)
+    lower = sum(values[i] for i in incumbent)
+    if w_s * (lower + 1) > bound:
+        return answer(runtime, free + incumbent)
+    slack = bound - w_s * lower
+    fixed_in = [i for i in items if reduced[i] > slack]
+    rest = [i for i in items if abs(reduced[i]) <= slack]
+    left = capacity - sum(weights[i] for i in fixed_in)
+    rest_weights = [weights[i] for i in rest]
+    dp = table(rest_weights, [runtime[i] for i in rest], left)
+    chosen = [rest[k] for k in backtrack(dp, rest_weights, left)]
+    return answer(runtime, free + fixed_in + chosen)
+
+
 SECONDS_PER_CALL = 0.5
 
 
@@ -1073,5 +1128,6 @@ EXPECTED: dict[str, str] = {
     "frontier_of_1024_states_above_4e6_cells": "optimality",
     "int32_table_when_the_total_fits": "optimality",
     "bound_fixing_skips_unit_gains_from_16": "optimality",
+    "core_window_unclamped_from_16": "feasibility",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
