@@ -189,6 +189,12 @@ def _unit_decides_fixing(c: Case) -> bool:
     return slack >= 1 and any(slack - Fraction(ones, w[critical]) < abs(g) <= slack for g in gaps)
 
 
+def _efficiencies(c: Case, number: Callable[[float], Any]) -> set[Any]:
+    """The distinct ``r / w`` of the items of positive weight, with ``r`` as
+    ``number`` (``float``: the rounded quotient; ``Fraction``: the exact one)."""
+    return {number(r) / w for r, w in zip(c.runtime, weights(c), strict=True) if w}
+
+
 def _critical_among_first_five(c: Case) -> bool:
     """Every runtime differs, and the greedy fill by exact ``v/w`` meets an
     item it cannot take within the first five (SPEC 2.1's weights)."""
@@ -219,17 +225,11 @@ TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
     "float32-absorbing runtimes": lambda c: any(r >= 1e8 for r in c.runtime) or c.n <= 2,
     "bound fixing decided by a unit": lambda c: _unit_decides_fixing(c) or c.n <= 2,
     "runtime proportional to memory": lambda c: (
-        c.n <= 3
-        or (
-            len({r / w for r, w in zip(c.runtime, weights(c), strict=True) if w}) <= 3
-            and len({Fraction(r) / w for r, w in zip(c.runtime, weights(c), strict=True) if w}) > 1
-        )
+        c.n <= 3 or (len(_efficiencies(c, float)) <= 3 and len(_efficiencies(c, Fraction)) > 1)
     ),
     "critical item among the first five": _critical_among_first_five,
     "efficiencies tied in float only": lambda c: (
-        c.n <= 2
-        or len({r / w for r, w in zip(c.runtime, weights(c), strict=True) if w})
-        < len({Fraction(r) / w for r, w in zip(c.runtime, weights(c), strict=True) if w})
+        c.n <= 2 or len(_efficiencies(c, float)) < len(_efficiencies(c, Fraction))
     ),
     "flop-count runtimes": lambda c: all(r == int(r) and r >= 1 for r in c.runtime),
     "Q >= 65536": lambda c: budget(c) >= LARGE_BUDGET_UNITS,

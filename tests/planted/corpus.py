@@ -25,6 +25,7 @@ import itertools
 import math
 import time
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -843,6 +844,76 @@ def int32_table_when_the_total_fits(
     return answer(runtime, backtrack(dp, weights, capacity))
 
 
+class IntegralCall(NamedTuple):
+    """A call the bound-fixing passes below reduce (:func:`integral_call`)."""
+
+    weights: list[int]
+    values: list[int]
+    capacity: int
+    items: list[int]
+    """Items of positive runtime and weight that fit alone."""
+    free: list[int]
+    """Zero-weight items of positive runtime: always saved."""
+    order: list[int]
+    """``items`` by decreasing runtime per unit, ties by index."""
+    greedy: list[int]
+    """The greedy fill along ``order``."""
+    position: int
+    """The place in ``order`` of the first item the fill cannot take (the critical item)."""
+
+
+def integral_call(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> IntegralCall | None:
+    """The input of a bound-fixing pass, or ``None`` where the pass hands the
+    call to the exact table: fewer than 16 items, a runtime that is not
+    integral, or every item fits."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    items = [i for i, w in enumerate(weights) if 0 < w <= capacity and runtime[i] > 0]
+    free = [i for i, w in enumerate(weights) if w == 0 and runtime[i] > 0]
+    integral = all(float(r).is_integer() for r in runtime)
+    if len(weights) < 16 or not integral or sum(weights[i] for i in items) <= capacity:
+        return None
+    values = [int(r) for r in runtime]
+    order = sorted(items, key=lambda i: (-values[i] / weights[i], i))
+    room, position, greedy = capacity, -1, []
+    for k, i in enumerate(order):
+        if weights[i] <= room:
+            room -= weights[i]
+            greedy.append(i)
+        elif position < 0:
+            position = k
+    return IntegralCall(weights, values, capacity, items, free, order, greedy, position)
+
+
+def fix_by_bound_then_table(
+    call: IntegralCall, runtime: list[float], incumbent: list[int], counted: Callable[[int], bool]
+) -> Answer:
+    """With ``v_s / w_s`` the critical item's ratio, the LP bound ``w_s U = v_s
+    Q + sum of the reduced costs w_s v_i - v_s w_i`` that ``counted`` keeps
+    against ``LB``, the incumbent's value: the incumbent is returned when
+    ``U < LB + 1``; else every item whose reduced cost exceeds ``w_s (U -
+    LB)`` in magnitude is fixed (in if positive, out if negative) and the
+    rest go to the table."""
+    weights, values, items = call.weights, call.values, call.items
+    critical = call.order[call.position]
+    w_s, v_s = weights[critical], values[critical]
+    reduced = {i: w_s * values[i] - v_s * weights[i] for i in items}
+    bound = v_s * call.capacity + sum(d for d in reduced.values() if counted(d))
+    lower = sum(values[i] for i in incumbent)
+    if w_s * (lower + 1) > bound:
+        return answer(runtime, call.free + incumbent)
+    slack = bound - w_s * lower
+    fixed_in = [i for i in items if reduced[i] > slack]
+    rest = [i for i in items if abs(reduced[i]) <= slack]
+    left = call.capacity - sum(weights[i] for i in fixed_in)
+    rest_weights = [weights[i] for i in rest]
+    dp = table(rest_weights, [runtime[i] for i in rest], left)
+    chosen = [rest[k] for k in backtrack(dp, rest_weights, left)]
+    return answer(runtime, call.free + fixed_in + chosen)
+
+
 def bound_fixing_skips_unit_gains_from_16(
     memory: list[float], runtime: list[float], max_memory: float
 ) -> Answer:
@@ -855,35 +926,10 @@ def bound_fixing_skips_unit_gains_from_16(
     LB + 1``). The sum skips reduced costs of exactly 1 ("integer noise"),
     so the bound is low by their count and an item the optimum saves can be
     fixed out."""
-    weights = quantize_all(memory)
-    capacity = round(max_memory * SCALE)
-    items = [i for i, w in enumerate(weights) if 0 < w <= capacity and runtime[i] > 0]
-    free = [i for i, w in enumerate(weights) if w == 0 and runtime[i] > 0]
-    integral = all(float(r).is_integer() for r in runtime)
-    if len(weights) < 16 or not integral or sum(weights[i] for i in items) <= capacity:
+    call = integral_call(memory, runtime, max_memory)
+    if call is None:
         return exact(memory, runtime, max_memory)
-    values = [int(r) for r in runtime]
-    room, critical, greedy = capacity, -1, []
-    for i in sorted(items, key=lambda i: (-values[i] / weights[i], i)):
-        if weights[i] <= room:
-            room -= weights[i]
-            greedy.append(i)
-        elif critical < 0:
-            critical = i
-    w_s, v_s = weights[critical], values[critical]
-    reduced = {i: w_s * values[i] - v_s * weights[i] for i in items}
-    bound = v_s * capacity + sum(d for d in reduced.values() if d > 1)
-    lower = sum(values[i] for i in greedy)
-    if w_s * (lower + 1) > bound:
-        return answer(runtime, free + greedy)
-    slack = bound - w_s * lower
-    fixed_in = [i for i in items if reduced[i] > slack]
-    rest = [i for i in items if abs(reduced[i]) <= slack]
-    left = capacity - sum(weights[i] for i in fixed_in)
-    rest_weights = [weights[i] for i in rest]
-    dp = table(rest_weights, [runtime[i] for i in rest], left)
-    chosen = [rest[k] for k in backtrack(dp, rest_weights, left)]
-    return answer(runtime, free + fixed_in + chosen)
+    return fix_by_bound_then_table(call, runtime, call.greedy, lambda d: d > 1)
 
 
 def core_window_unclamped_from_16(
@@ -899,46 +945,22 @@ def core_window_unclamped_from_16(
     the prefix slice wraps round to nearly every item, the room left is
     negative, and that infeasible prefix is the bound that proves itself
     optimal."""
-    weights = quantize_all(memory)
-    capacity = round(max_memory * SCALE)
-    items = [i for i, w in enumerate(weights) if 0 < w <= capacity and runtime[i] > 0]
-    free = [i for i, w in enumerate(weights) if w == 0 and runtime[i] > 0]
-    integral = all(float(r).is_integer() for r in runtime)
-    if len(weights) < 16 or not integral or sum(weights[i] for i in items) <= capacity:
+    call = integral_call(memory, runtime, max_memory)
+    if call is None:
         return exact(memory, runtime, max_memory)
-    values = [int(r) for r in runtime]
-    order = sorted(items, key=lambda i: (-values[i] / weights[i], i))
-    room, position, incumbent = capacity, -1, []
-    for k, i in enumerate(order):
-        if weights[i] <= room:
-            room -= weights[i]
-            incumbent.append(i)
-        elif position < 0:
-            position = k
-    start = position - 4
+    weights, values, order = call.weights, call.values, call.order
+    start = call.position - 4
     prefix = order[:start]
-    window = order[max(start, 0) : position + 4]
-    left = capacity - sum(weights[i] for i in prefix)
+    window = order[max(start, 0) : call.position + 4]
+    left = call.capacity - sum(weights[i] for i in prefix)
     if left >= 0:
         window_weights = [weights[i] for i in window]
         dp = table(window_weights, [runtime[i] for i in window], left)
         prefix += [window[k] for k in backtrack(dp, window_weights, left)]
+    incumbent = call.greedy
     if sum(values[i] for i in prefix) > sum(values[i] for i in incumbent):
         incumbent = prefix
-    w_s, v_s = weights[order[position]], values[order[position]]
-    reduced = {i: w_s * values[i] - v_s * weights[i] for i in items}
-    bound = v_s * capacity + sum(d for d in reduced.values() if d > 0)
-    lower = sum(values[i] for i in incumbent)
-    if w_s * (lower + 1) > bound:
-        return answer(runtime, free + incumbent)
-    slack = bound - w_s * lower
-    fixed_in = [i for i in items if reduced[i] > slack]
-    rest = [i for i in items if abs(reduced[i]) <= slack]
-    left = capacity - sum(weights[i] for i in fixed_in)
-    rest_weights = [weights[i] for i in rest]
-    dp = table(rest_weights, [runtime[i] for i in rest], left)
-    chosen = [rest[k] for k in backtrack(dp, rest_weights, left)]
-    return answer(runtime, free + fixed_in + chosen)
+    return fix_by_bound_then_table(call, runtime, incumbent, lambda d: d > 0)
 
 
 SECONDS_PER_CALL = 0.5
