@@ -691,7 +691,12 @@ def _float_tied_region(rng: random.Random, n: int) -> Case:
     which is, 3 times in 5, the least efficient first: a solver that
     repairs the order by exact cross products must move a type past two or
     more others, and one that bounds a branch by a greedy fill in a wrong
-    order prunes the optimum."""
+    order prunes the optimum.
+
+    Half the time (:func:`_one_unit_apart_case`) two types only, whose cross
+    product differs by exactly one unit, the less efficient first."""
+    if n >= 2 and rng.random() < 0.5:
+        return _one_unit_apart_case(rng, n)
     q = rng.uniform(0.5, 200.0)
     base = rng.choice(FLOAT_TIE_BUDGETS)
     divisors = [d for d in range(2, base + 1) if base % d == 0]
@@ -714,6 +719,33 @@ def _float_tied_region(rng: random.Random, n: int) -> Case:
         tuple(unit_memory(w) for w, _ in items),
         tuple(r for _, r in items),
         unit_memory(min(budget, max(total - 1, 0))),
+    )
+
+
+def _one_unit_apart_case(rng: random.Random, n: int) -> Case:
+    """Copies of two types, ``(k, fl(k q))`` first and ``(1, q)`` after it,
+    ``k`` odd, where ``fl(k q)`` is ``k q`` rounded down by exactly one unit
+    of ``q``'s last bit: in the runtimes' common scale the cross product
+    ``k q - fl(k q)`` is 1, the smallest misorder there is, and ``fl(k q) / k``
+    rounds back to ``q``. A float sort leaves the less efficient type first;
+    a repair that stops at a cross difference of 1 (not 0) keeps it there,
+    and a branch and bound over the two types prunes the optimum about half
+    the time at a few items and almost always at hundreds. The budget, at most
+    :data:`REGION_CELLS` ``/ n`` units, is below the total weight."""
+    k = rng.choice((3, 5, 7))
+    while True:  # about one draw in four rounds down by exactly one unit
+        q = rng.uniform(0.5, 200.0)
+        r = q * k
+        if k * Fraction(q) - Fraction(r) == Fraction(1, Fraction(q).denominator):
+            break
+    kinds = [(k, r), (1, q)]
+    items = kinds + [rng.choice(kinds) for _ in range(n - 2)]
+    total = sum(w for w, _ in items)
+    budget = rng.randint(1, max(1, min(total - 1, REGION_CELLS // n)))
+    return Case(
+        tuple(unit_memory(w) for w, _ in items),
+        tuple(r for _, r in items),
+        unit_memory(budget),
     )
 
 

@@ -209,6 +209,22 @@ def _critical_among_first_five(c: Case) -> bool:
     return False
 
 
+def _misordered_by_one_unit(c: Case) -> bool:
+    """Two item types, the first by index, ``(w_a, r_a)``, before
+    ``(w_b, r_b)``, with ``r_a / w_a == r_b / w_b`` in float and ``r_b w_a -
+    r_a w_b`` exactly one unit of the runtimes' common integer scale (SPEC
+    2.1's weights; the scale divided by the runtimes' gcd)."""
+    scale = max(Fraction(r).denominator for r in c.runtime)
+    scaled = [int(Fraction(r) * scale) for r in c.runtime]
+    unit = math.gcd(*scaled)
+    types = list(dict.fromkeys(zip(weights(c), c.runtime, scaled, strict=True)))
+    return any(
+        a[0] and b[0] and a[1] / a[0] == b[1] / b[0] and b[2] * a[0] - a[2] * b[0] == unit
+        for i, a in enumerate(types)
+        for b in types[i + 1 :]
+    )
+
+
 TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
     "exact units": lambda c: all(m == round(m * 10000) / 10000 for m in c.memory),
     "half-way memories": lambda c: any((m * 10000) % 1 == 0.5 for m in c.memory),
@@ -389,6 +405,22 @@ def test_early_critical_cases_reach_our_window_at_its_start(
     assert sum(critical < half_width for critical, half_width in seen) >= DRAWS // 3, seen
     if tier == "partitioner":  # every window width, the last (32) above 2**18 cells
         assert {half_width for _, half_width in seen} == {4, 8, 32}, seen
+
+
+@pytest.mark.parametrize("tier", ["4-12", "thresholds", "partitioner"])
+def test_float_tied_cases_misorder_two_types_by_one_unit(tier: str) -> None:
+    """SPEC 7.1 through a float sort: at every tier beyond the exhaustive one,
+    the float-tied region holds cases whose less efficient type comes first by
+    index and differs from the other by one unit of the cross product, the
+    smallest misorder an exact repair must still undo (and a repair that
+    stops at a difference of 1 does not); our solver answers each optimally."""
+    rng = random.Random(f"one unit/{tier}")
+    built = [region_case("efficiencies tied in float only", tier, rng) for _ in range(DRAWS)]
+    misordered = [case for case in built if _misordered_by_one_unit(case)]
+    assert len(misordered) >= DRAWS // 4, len(misordered)
+    for case in misordered:
+        value, _, _ = dp_knapsack_sliding_hirschberg(*case.arguments())
+        assert value == float(exact_optimum(*case.arguments()).value)
 
 
 def test_many_free_items_reach_hundreds_at_the_partitioner_tier() -> None:
