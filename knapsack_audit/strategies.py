@@ -146,6 +146,12 @@ def small_cases(draw: st.DrawFn, domain: str = "partitioner", max_items: int = 8
         pool_r = draw(st.lists(runtimes(domain), min_size=1, max_size=3))
         memory = draw(st.lists(st.sampled_from(pool_m), min_size=n, max_size=n))
         runtime = draw(st.lists(st.sampled_from(pool_r), min_size=n, max_size=n))
+        if n >= 2 and draw(st.booleans()):  # the first two items copies (SPEC 6.3 ties)
+            memory[1], runtime[1] = memory[0], runtime[0]
+            one = round(memory[0] * SCALE)
+            if one and draw(st.booleans()):  # a budget that fits one copy, not two
+                units = draw(st.integers(one, 2 * one - 1))
+                return Case(tuple(memory), tuple(runtime), unit_memory(units))
     weights = [round(m * SCALE) for m in memory]
     return Case(tuple(memory), tuple(runtime), draw(budgets(weights)))
 
@@ -496,6 +502,11 @@ def _free_items_region(rng: random.Random, n: int) -> Case:
 
 
 def _zero_runtime_region(rng: random.Random, n: int) -> Case:
+    """Zero runtimes among small whole ones (2 in 5 items); three times in
+    four (:func:`_zero_runtimes_beside_a_wide_core`) beside a core whose
+    value total passes 2**31."""
+    if n >= 4 and rng.random() < 3 / 4:
+        return _zero_runtimes_beside_a_wide_core(rng, n)
     weights = _split_units(rng, n, _most_units(n))
     runtime = [0.0 if rng.random() < 0.4 else float(rng.randint(1, 9)) for _ in range(n)]
     return Case(
@@ -503,6 +514,29 @@ def _zero_runtime_region(rng: random.Random, n: int) -> Case:
         tuple(runtime),
         unit_memory(_mid_budget(weights, rng)),
     )
+
+
+def _zero_runtimes_beside_a_wide_core(rng: random.Random, n: int) -> Case:
+    """Every other item has zero runtime and a weight of its own (distinct
+    items: the item-by-item path); the others have even weights and runtimes
+    proportional to them (one efficiency, up to 1e-3 relative, whole
+    numbers) whose total is 2 to 50 times 2**31, under an odd budget of
+    about half their weight. No selection fills an odd budget with even
+    weights, so the LP bound is never met and bounds fix little: the core
+    reaching a table solver holds values past int32 while the reductions
+    drop every other item. A solver that sizes its integer type from the
+    wrong items (a neighbour's values, say) overflows."""
+    top = max(2, min(400, 2 * REGION_CELLS // (n * n)))
+    weights = [2 * rng.randint((top + 1) // 2, top) for _ in range(n // 2)]
+    scale = 2**31 * rng.uniform(2.0, 50.0) / sum(weights)
+    runtimes = [float(round(scale * w * (1 + rng.uniform(-1e-3, 1e-3)))) for w in weights]
+    budget = sum(weights) // 2 | 1
+    memory, runtime = [], []
+    for j in range(n):  # zero, core item, zero, core item, ... (zero last when n is odd)
+        core = j % 2 == 1
+        memory.append(unit_memory(weights[j // 2] if core else j + 1))
+        runtime.append(runtimes[j // 2] if core else 0.0)
+    return Case(tuple(memory), tuple(runtime), unit_memory(budget))
 
 
 def _float_sum_budget_region(rng: random.Random, n: int) -> Case:

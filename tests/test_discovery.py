@@ -377,6 +377,37 @@ def test_integer_limit_cases_reach_our_bounded_rows_at_both_widths(
 
 
 @pytest.mark.parametrize("tier", ["thresholds", "partitioner"])
+def test_zero_runtime_cases_reach_a_core_past_int32_beside_dropped_items(
+    monkeypatch: pytest.MonkeyPatch, tier: str
+) -> None:
+    """SPEC 3.3: the zero-runtime region reaches our solver's table stage
+    (``solver.solve_core``) with a core whose value total passes int32 while
+    every other item of the call (zero runtime) was dropped by the
+    reductions, and the answers are optimal. Before, no audit
+    case did: mutant 228 of ``reductions.py`` (the core's value total summed
+    over each item's index neighbour, so int32 is chosen and torch refuses
+    the conversion) survived ``verify`` (survivors_reductions.md)."""
+    wide: list[int] = []
+    original = solver.solve_core
+
+    def spy(instance: Any, core: Any) -> Any:
+        if core.value_total > torch.iinfo(torch.int32).max:
+            wide.append(len(core.items))
+        return original(instance, core)
+
+    monkeypatch.setattr(solver, "solve_core", spy)
+    rng = random.Random(f"zero/{tier}")
+    dropped_beside = 0
+    for _ in range(6):
+        case = region_case("zero runtimes", tier, rng)
+        before = len(wide)
+        value, _, _ = dp_knapsack_sliding_hirschberg(*case.arguments())
+        assert value == float(exact_optimum(*case.arguments()).value)
+        dropped_beside += len(wide) > before and set(case.runtime[::2]) == {0.0}
+    assert dropped_beside >= 2, (dropped_beside, wide)
+
+
+@pytest.mark.parametrize("tier", ["thresholds", "partitioner"])
 def test_early_critical_cases_reach_our_window_at_its_start(
     monkeypatch: pytest.MonkeyPatch, tier: str
 ) -> None:
