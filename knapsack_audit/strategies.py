@@ -486,6 +486,47 @@ def _copies_region(rng: random.Random, n: int) -> Case:
     )
 
 
+def _search_gives_up_region(rng: random.Random, n: int) -> Case:
+    """Copies of 4 to 10 types of nearly one efficiency ``e`` (runtime ``e w``
+    plus up to ``e / 3``), even weights up to 60 units under an odd budget
+    three times in four: no selection meets the LP bound, so a branch and
+    bound over the types gives up and a bounded-knapsack solver builds its
+    integer table. The two lightest types hold the copies left after the
+    others' 1 to 13, so that they run as unbounded stages (more copies than
+    the budget holds) beside window and bundle stages; one time in four one
+    weight is odd or the budget even, where the table's optimum at ``C``
+    exceeds the one at ``C - 1``. Budget a quarter to nine tenths of the
+    total weight, at most 400 units three times in four (light types of
+    many copies are then unbounded stages), else ``max(60, REGION_CELLS / n)``.
+    Below 13 items (too few copies to defeat a search), :func:`_copies_region`."""
+    if n < 13:
+        return _copies_region(rng, n)
+    count = rng.randint(4, min(10, n // 2))
+    weights = sorted(rng.sample(range(2, 61, 2), count))
+    mixed = rng.random() < 0.25
+    if mixed and rng.random() < 0.5:
+        weights[-1] -= 1
+    e = rng.randint(50, 5000)
+    types = [(w, float(w * e + rng.randint(0, e // 3))) for w in weights]
+    copies = [1, 1] + [rng.choice((1, 2, 3, 5, 8, 13)) for _ in range(count - 2)]
+    while sum(copies) > n:
+        copies[copies.index(max(copies))] -= 1
+    for _ in range(n - sum(copies)):
+        copies[rng.randrange(2)] += 1
+    items = [kind for kind, m in zip(types, copies, strict=True) for _ in range(m)]
+    rng.shuffle(items)
+    total = sum(w for w, _ in items)
+    most = 400 if rng.random() < 0.75 else max(60, REGION_CELLS // n)
+    budget = min(rng.randint(total // 4, 9 * total // 10), most)
+    if not mixed:
+        budget |= 1
+    return Case(
+        tuple(unit_memory(w) for w, _ in items),
+        tuple(r for _, r in items),
+        unit_memory(budget),
+    )
+
+
 def _free_items_region(rng: random.Random, n: int) -> Case:
     """Zero-weight items of positive runtime: all of a tiny case, tens to
     thousands of a large one, beside items of whole units whose runtimes are
@@ -1007,6 +1048,7 @@ REGION_BUILDERS: dict[str, RegionBuilder] = {
     "float32 quantization differs": _float32_region,
     "near-copies": _near_copy_region,
     "exact copies": _copies_region,
+    "copies a branch and bound gives up on": _search_gives_up_region,
     "free items": _free_items_region,
     "zero runtimes": _zero_runtime_region,
     "budget = float sum < quantized sum": _float_sum_budget_region,

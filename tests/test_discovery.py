@@ -225,6 +225,19 @@ def _misordered_by_one_unit(c: Case) -> bool:
     )
 
 
+def _near_one_efficiency_copies(c: Case) -> bool:
+    """Copies of 4 to 10 types whose ``r / w`` lie within a third of each
+    other (SPEC 2.1's weights), under a budget below their total weight."""
+    types = set(zip(weights(c), c.runtime, strict=True))
+    ratios = [r / w for w, r in types if w]
+    return (
+        4 <= len(types) <= 10
+        and len(ratios) == len(types)
+        and max(ratios) <= 4 / 3 * min(ratios)
+        and budget(c) < sum(weights(c))
+    )
+
+
 TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
     "exact units": lambda c: all(m == round(m * 10000) / 10000 for m in c.memory),
     "half-way memories": lambda c: any((m * 10000) % 1 == 0.5 for m in c.memory),
@@ -233,6 +246,7 @@ TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
     ),
     "near-copies": _near_copies,
     "exact copies": lambda c: c.n == 1 or len(set(zip(c.memory, c.runtime, strict=True))) < c.n,
+    "copies a branch and bound gives up on": lambda c: c.n < 13 or _near_one_efficiency_copies(c),
     "free items": lambda c: _free(c) >= min(c.n, 1),
     "zero runtimes": lambda c: 0.0 in c.runtime or c.n <= 2,
     "budget = float sum < quantized sum": lambda c: (
@@ -405,6 +419,42 @@ def test_zero_runtime_cases_reach_a_core_past_int32_beside_dropped_items(
         assert value == float(exact_optimum(*case.arguments()).value)
         dropped_beside += len(wide) > before and set(case.runtime[::2]) == {0.0}
     assert dropped_beside >= 2, (dropped_beside, wide)
+
+
+@pytest.mark.parametrize("tier", ["thresholds", "partitioner"])
+def test_hard_copies_reach_our_bounded_table_with_unbounded_stages(
+    monkeypatch: pytest.MonkeyPatch, tier: str
+) -> None:
+    """SPEC 3.3: the region of copies a branch and bound gives up on makes
+    our bounded solver build its integer table (``bounded.solve_counts``,
+    after ``search_counts`` gave up) with an unbounded stage beside window
+    or bundle stages, and the answers are optimal. Before, only the
+    integer-limit regions reached that table, with no unbounded stage: six
+    mutants of ``solve_counts`` (the unbounded stages' index buffer dropped
+    or one cell short, a stage skipped, a row one cell short, a neighbour's
+    stage kind, backtracking from ``C - 1``) survived ``verify``
+    (docs/mutation/optimized/survivors_bounded_a.md)."""
+    kinds: list[set[str]] = []
+    original = bounded.solve_counts
+
+    def spy(weights: Any, values: Any, copies: Any, capacity: int, *rest: Any) -> Any:
+        counts = original(weights, values, copies, capacity, *rest)
+        if counts is not None:
+            kinds.append(
+                {
+                    bounded.stage_kind(w, min(m, capacity // w), capacity)
+                    for w, m in zip(weights, copies, strict=True)
+                }
+            )
+        return counts
+
+    monkeypatch.setattr(bounded, "solve_counts", spy)
+    rng = random.Random(f"gives up/{tier}")
+    for _ in range(DRAWS):
+        case = region_case("copies a branch and bound gives up on", tier, rng)
+        value, _, _ = dp_knapsack_sliding_hirschberg(*case.arguments())
+        assert value == float(exact_optimum(*case.arguments()).value)
+    assert sum("unbounded" in k and len(k) > 1 for k in kinds) >= 2, kinds
 
 
 @pytest.mark.parametrize("tier", ["thresholds", "partitioner"])
