@@ -527,6 +527,36 @@ def _search_gives_up_region(rng: random.Random, n: int) -> Case:
     )
 
 
+SPLIT_CORE_ITEMS = 320
+"""Most items of a split case that fit its budget (the rest are heavier)."""
+
+
+def _split_region(rng: random.Random, n: int) -> Case:
+    """Items whose runtime is their weight plus 0 or 1 (one efficiency within
+    a few tenths of a per cent, so bounds fix almost nothing), weights of
+    ``a`` to ``1.5 a`` units, the budget about half their total, and a table
+    of 1.5e6 to 4e6 cells: more items than one base-case table of a
+    Hirschberg solver holds at that width (ours: at most ``2**20`` cells as
+    bools, or packed words), so the solver splits the budget, and the split
+    sums and the profiles of both halves decide the answer. At most
+    :data:`SPLIT_CORE_ITEMS` items fit; the others (a larger call) are
+    heavier than the budget, interleaved."""
+    core = min(n, SPLIT_CORE_ITEMS)
+    budget = max(1, round(rng.uniform(2e6, 4e6) / core)) | 1
+    least = max(1, round(budget / (1.25 * core)))
+    fitting = [2 * rng.randint(least, (3 * least) // 2) for _ in range(core)]
+    heavy = [budget + 1 + j for j in range(n - core)]
+    offsets = rng.sample(range(1 << 20), core)  # distinct runtimes: the item-by-item path
+    items = [(w, float(w * (1 << 20) + d)) for w, d in zip(fitting, offsets, strict=True)]
+    items += [(w, float(rng.randint(1, w))) for w in heavy]
+    rng.shuffle(items)
+    return Case(
+        tuple(unit_memory(w) for w, _ in items),
+        tuple(r for _, r in items),
+        unit_memory(budget),
+    )
+
+
 def _free_items_region(rng: random.Random, n: int) -> Case:
     """Zero-weight items of positive runtime: all of a tiny case, tens to
     thousands of a large one, beside items of whole units whose runtimes are
@@ -1049,6 +1079,7 @@ REGION_BUILDERS: dict[str, RegionBuilder] = {
     "near-copies": _near_copy_region,
     "exact copies": _copies_region,
     "copies a branch and bound gives up on": _search_gives_up_region,
+    "split by a Hirschberg solver": _split_region,
     "free items": _free_items_region,
     "zero runtimes": _zero_runtime_region,
     "budget = float sum < quantized sum": _float_sum_budget_region,

@@ -27,6 +27,7 @@ from knapsack_audit.optimized import (
     reductions,
     solver,
 )
+from knapsack_audit.optimized.backends import TorchBackend
 from knapsack_audit.reference import exact_optimum, quantize
 from knapsack_audit.scaling import TABLE_TIERS, Scaling, scaled, table_cells
 from knapsack_audit.strategies import (
@@ -38,6 +39,7 @@ from knapsack_audit.strategies import (
     LARGEST_REAL_ITEMS,
     REGION_BUILDERS,
     SIZE_TIERS,
+    SPLIT_CORE_ITEMS,
     THRESHOLD_SIZES,
     WIDE_TABLE_UNITS,
     cases,
@@ -238,6 +240,17 @@ def _near_one_efficiency_copies(c: Case) -> bool:
     )
 
 
+def _fits_in_a_split_table(c: Case) -> bool:
+    """``min(n, SPLIT_CORE_ITEMS)`` items fit the budget, with distinct
+    runtimes, in a table of at least 2e6 cells (SPEC 2.1's weights)."""
+    fitting = [r for w, r in zip(weights(c), c.runtime, strict=True) if w <= budget(c)]
+    return (
+        len(fitting) == min(c.n, SPLIT_CORE_ITEMS)
+        and len(set(fitting)) == len(fitting)
+        and len(fitting) * budget(c) >= 2_000_000
+    )
+
+
 TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
     "exact units": lambda c: all(m == round(m * 10000) / 10000 for m in c.memory),
     "half-way memories": lambda c: any((m * 10000) % 1 == 0.5 for m in c.memory),
@@ -247,6 +260,7 @@ TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
     "near-copies": _near_copies,
     "exact copies": lambda c: c.n == 1 or len(set(zip(c.memory, c.runtime, strict=True))) < c.n,
     "copies a branch and bound gives up on": lambda c: c.n < 13 or _near_one_efficiency_copies(c),
+    "split by a Hirschberg solver": lambda c: c.n <= 12 or _fits_in_a_split_table(c),
     "free items": lambda c: _free(c) >= min(c.n, 1),
     "zero runtimes": lambda c: 0.0 in c.runtime or c.n <= 2,
     "budget = float sum < quantized sum": lambda c: (
@@ -455,6 +469,33 @@ def test_hard_copies_reach_our_bounded_table_with_unbounded_stages(
         value, _, _ = dp_knapsack_sliding_hirschberg(*case.arguments())
         assert value == float(exact_optimum(*case.arguments()).value)
     assert sum("unbounded" in k and len(k) > 1 for k in kinds) >= 2, kinds
+
+
+def test_split_cases_reach_our_torch_split(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SPEC 3.3: at the partitioner's sizes the split region makes our solver
+    split the budget with its torch backend (``TorchBackend.best_split``,
+    the Hirschberg step of ``optimized/driver.py``), and the answers are
+    optimal. Before, no audit case did: a split that reads an unset buffer,
+    profiles never maximised or minimised instead, and a lower column bound
+    too high (mutants 121, 200, 206, 216 of ``backends.py``) survived
+    ``verify`` (docs/mutation/optimized/survivors_backends_a.md)."""
+    splits: list[int] = []
+    original = TorchBackend.best_split
+
+    def spy(self: Any, *args: Any) -> Any:
+        splits.append(len(args))
+        return original(self, *args)
+
+    monkeypatch.setattr(TorchBackend, "best_split", spy)
+    rng = random.Random("split/partitioner")
+    split_cases = 0
+    for _ in range(6):
+        case = region_case("split by a Hirschberg solver", "partitioner", rng)
+        before = len(splits)
+        value, _, _ = dp_knapsack_sliding_hirschberg(*case.arguments())
+        assert value == float(exact_optimum(*case.arguments()).value)
+        split_cases += len(splits) > before
+    assert split_cases >= 4, split_cases
 
 
 @pytest.mark.parametrize("tier", ["thresholds", "partitioner"])
