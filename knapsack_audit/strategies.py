@@ -398,6 +398,15 @@ def _mid_budget(weights: Sequence[int], rng: random.Random) -> int:
     return rng.randint(total // 4, max(3 * total // 4, total // 4))
 
 
+def _case_of_units(items: Sequence[tuple[int, float]], budget: int) -> Case:
+    """The case of ``(weight units, runtime)`` items under ``budget`` units."""
+    return Case(
+        tuple(unit_memory(w) for w, _ in items),
+        tuple(float(r) for _, r in items),
+        unit_memory(budget),
+    )
+
+
 def _boundary_budget(weights: Sequence[int], rng: random.Random) -> int:
     chosen = [w for w in weights if rng.random() < 0.5] or list(weights[:1])
     return max(sum(chosen) + rng.choice((-1, 0, 1)), 0)
@@ -520,11 +529,7 @@ def _search_gives_up_region(rng: random.Random, n: int) -> Case:
     budget = min(rng.randint(total // 4, 9 * total // 10), most)
     if not mixed:
         budget |= 1
-    return Case(
-        tuple(unit_memory(w) for w, _ in items),
-        tuple(r for _, r in items),
-        unit_memory(budget),
-    )
+    return _case_of_units(items, budget)
 
 
 SPLIT_CORE_ITEMS = 320
@@ -532,13 +537,15 @@ SPLIT_CORE_ITEMS = 320
 
 
 def _split_region(rng: random.Random, n: int) -> Case:
-    """Items whose runtime is their weight plus 0 or 1 (one efficiency within
-    a few tenths of a per cent, so bounds fix almost nothing), weights of
-    ``a`` to ``1.5 a`` units, the budget about half their total, and a table
-    of 1.5e6 to 4e6 cells: more items than one base-case table of a
-    Hirschberg solver holds at that width (ours: at most ``2**20`` cells as
-    bools, or packed words), so the solver splits the budget, and the split
-    sums and the profiles of both halves decide the answer. At most
+    """Items of even weights, ``2 a`` to ``3 a`` units, whose runtime is the
+    weight times ``2**20`` plus a distinct offset below ``2**20`` (distinct
+    values: the item-by-item path; one efficiency within ``1 / w``), under an
+    odd budget of about half their total (no selection fills it, so bounds
+    fix almost nothing), a table of 2e6 to 4e6 cells: more items than one
+    base-case table of a Hirschberg solver holds at that width (ours: at
+    most ``2**20`` cells as bools, or packed words), so the solver splits
+    the budget, and the split sums and the profiles of both halves decide
+    the answer. At most
     :data:`SPLIT_CORE_ITEMS` items fit; the others (a larger call) are
     heavier than the budget, interleaved."""
     core = min(n, SPLIT_CORE_ITEMS)
@@ -550,11 +557,7 @@ def _split_region(rng: random.Random, n: int) -> Case:
     items = [(w, float(w * (1 << 20) + d)) for w, d in zip(fitting, offsets, strict=True)]
     items += [(w, float(rng.randint(1, w))) for w in heavy]
     rng.shuffle(items)
-    return Case(
-        tuple(unit_memory(w) for w, _ in items),
-        tuple(r for _, r in items),
-        unit_memory(budget),
-    )
+    return _case_of_units(items, budget)
 
 
 def _free_items_region(rng: random.Random, n: int) -> Case:
@@ -743,11 +746,7 @@ def _fixing_boundary_region(rng: random.Random, n: int) -> Case:
         items.append((w, 13 * most + k))  # above 12 per unit, all distinct
         capacity += w
     rng.shuffle(items)
-    return Case(
-        tuple(unit_memory(w) for w, _ in items),
-        tuple(float(v) for _, v in items),
-        unit_memory(capacity),
-    )
+    return _case_of_units(items, capacity)
 
 
 def _proportional_region(rng: random.Random, n: int) -> Case:
@@ -820,11 +819,7 @@ def _float_tied_region(rng: random.Random, n: int) -> Case:
     items = kinds + [rng.choice(kinds) for _ in range(n - count)]
     total = sum(w for w, _ in items)
     budget = base * rng.randint(1, max(1, min(4, REGION_CELLS // max(n * base, 1))))
-    return Case(
-        tuple(unit_memory(w) for w, _ in items),
-        tuple(r for _, r in items),
-        unit_memory(min(budget, max(total - 1, 0))),
-    )
+    return _case_of_units(items, min(budget, max(total - 1, 0)))
 
 
 def _one_unit_apart_case(rng: random.Random, n: int) -> Case:
@@ -847,11 +842,7 @@ def _one_unit_apart_case(rng: random.Random, n: int) -> Case:
     items = kinds + [rng.choice(kinds) for _ in range(n - 2)]
     total = sum(w for w, _ in items)
     budget = rng.randint(1, max(1, min(total - 1, REGION_CELLS // n)))
-    return Case(
-        tuple(unit_memory(w) for w, _ in items),
-        tuple(r for _, r in items),
-        unit_memory(budget),
-    )
+    return _case_of_units(items, budget)
 
 
 WINDOW_ROUND_CELLS = 1 << 19
