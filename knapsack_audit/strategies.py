@@ -560,6 +560,73 @@ def _split_region(rng: random.Random, n: int) -> Case:
     return _case_of_units(items, budget)
 
 
+CORRELATED_BUDGETS = (16383, 20001, 32767, 40001, 65535)
+"""Budgets (units) of a strongly correlated case: odd, about ``2**14`` to ``2**16``."""
+
+
+def _correlated_region(rng: random.Random, n: int) -> Case:
+    """Strongly correlated items, the classic hard instances: whole runtimes
+    of the weight in units plus 0 to 60 (twice that for a third of the
+    two-band cases), so a core keeps int32 values and bounds fix little.
+    70 to 270 of them fit (never more than ``n``, nor
+    :data:`INTEGER_LIMIT_CELLS` table cells), in their drawn order; the
+    others of a larger call are heavier than the budget, interleaved. Four
+    shapes, each splitting a Hirschberg solver's budget its own way:
+
+    - one band of weights, ``lo`` to ``2 lo``, totalling 1.5 to 6 budgets;
+    - two bands, one per half, one up to six times coarser than the other:
+      the first split gives the halves lopsided shares;
+    - 2 to 4 unit items of runtime 1, then heavy ones (a quarter to a half
+      of the budget) to the middle, then a band of even weights: the odd
+      budget takes one unit item, and the first half's share of the budget
+      is often that single unit, a segment of capacity 1;
+    - multiples of a grain (1024 to 4096 units) under a budget just past
+      ``2**15``: every split lands on a multiple of the grain."""
+    shape = rng.randrange(4)
+    budget = rng.randint(32767, 33800) if shape == 3 else rng.choice(CORRELATED_BUDGETS)
+    fit = min(n, INTEGER_LIMIT_CELLS // budget, rng.randint(70, 270))
+    half = fit // 2
+
+    def band(count: int, spread: float) -> list[int]:
+        low = max(1, round(budget * spread / fit))
+        high = low + rng.randint(1, low)
+        return [rng.randint(low, high) for _ in range(count)]
+
+    if shape == 3:
+        grain = rng.choice((1024, 2048, 4096))
+        most = max(1, 8192 // grain) * rng.choice((1, 3))
+        items = [
+            (w, w + rng.randint(0, 60)) for w in (grain * rng.randint(1, most) for _ in range(fit))
+        ]
+    elif shape == 2 and fit >= 12:
+        units = rng.randint(2, 4)
+        heavy = [rng.randint(budget // 4, budget // 2) for _ in range(half - units)]
+        even = [max(2, w & ~1) for w in band(fit - half, rng.uniform(1, 4))]
+        items = [(1, 1) for _ in range(units)]
+        items += [(w, w + rng.randint(0, 3)) for w in heavy]
+        items += [(w, w + rng.randint(1, 3)) for w in even]
+    elif shape == 1:
+        spreads = [rng.uniform(0.7, 7), rng.uniform(0.7, 45)]
+        rng.shuffle(spreads)
+        extra = [rng.randint(0, 5), rng.randint(0, 5)]
+        double = rng.random() < 1 / 3
+        weights = band(half, spreads[0]) + band(fit - half, spreads[1])
+        items = [
+            (
+                w,
+                (w + rng.randint(0, 1) + extra[j >= half])
+                * (rng.choice((1, 1, 2)) if double else 1),
+            )
+            for j, w in enumerate(weights)
+        ]
+    else:
+        items = [(w, w + rng.randint(0, rng.choice((1, 3)))) for w in band(fit, rng.uniform(1, 4))]
+    cases = [(w, float(r)) for w, r in items]
+    for j in range(n - fit):  # heavier than the budget, anywhere; the fitting keep their order
+        cases.insert(rng.randint(0, len(cases)), (budget + 1 + j, float(rng.randint(1, 9))))
+    return _case_of_units(cases, budget)
+
+
 def _free_items_region(rng: random.Random, n: int) -> Case:
     """Zero-weight items of positive runtime: all of a tiny case, tens to
     thousands of a large one, beside items of whole units whose runtimes are
@@ -1071,6 +1138,7 @@ REGION_BUILDERS: dict[str, RegionBuilder] = {
     "exact copies": _copies_region,
     "copies a branch and bound gives up on": _search_gives_up_region,
     "split by a Hirschberg solver": _split_region,
+    "strongly correlated items": _correlated_region,
     "free items": _free_items_region,
     "zero runtimes": _zero_runtime_region,
     "budget = float sum < quantized sum": _float_sum_budget_region,

@@ -21,6 +21,7 @@ import torch
 from hypothesis import HealthCheck, Phase, given, settings
 
 from knapsack_audit.cases import Case
+from knapsack_audit.integer_oracle import integer_optimum
 from knapsack_audit.optimized import (
     bounded,
     dp_knapsack_sliding_hirschberg,
@@ -251,6 +252,13 @@ def _fits_in_a_split_table(c: Case) -> bool:
     )
 
 
+def _strongly_correlated(c: Case) -> bool:
+    """At least two items fit the budget, each with a whole runtime between
+    its weight in units and twice its weight plus 120 (SPEC 2.1's weights)."""
+    fitting = [(w, r) for w, r in zip(weights(c), c.runtime, strict=True) if w <= budget(c)]
+    return len(fitting) >= 2 and all(r == int(r) and w <= r <= 2 * w + 120 for w, r in fitting)
+
+
 TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
     "exact units": lambda c: all(m == round(m * 10000) / 10000 for m in c.memory),
     "half-way memories": lambda c: any((m * 10000) % 1 == 0.5 for m in c.memory),
@@ -261,6 +269,7 @@ TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
     "exact copies": lambda c: c.n == 1 or len(set(zip(c.memory, c.runtime, strict=True))) < c.n,
     "copies a branch and bound gives up on": lambda c: c.n < 13 or _near_one_efficiency_copies(c),
     "split by a Hirschberg solver": lambda c: c.n <= 12 or _fits_in_a_split_table(c),
+    "strongly correlated items": lambda c: c.n <= 3 or _strongly_correlated(c),
     "free items": lambda c: _free(c) >= min(c.n, 1),
     "zero runtimes": lambda c: 0.0 in c.runtime or c.n <= 2,
     "budget = float sum < quantized sum": lambda c: (
@@ -496,6 +505,43 @@ def test_split_cases_reach_our_torch_split(monkeypatch: pytest.MonkeyPatch) -> N
         assert value == float(exact_optimum(*case.arguments()).value)
         split_cases += len(splits) > before
     assert split_cases >= 4, split_cases
+
+
+def test_correlated_cases_split_int32_cores_lopsidedly_and_down_to_one_unit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SPEC 3.3: at the partitioner's sizes the strongly correlated region
+    makes our torch backend split int32 cores (packed base cases of more
+    than 32 items), give one half of a split the whole budget or nothing
+    but a unit of it, and solve segments of capacity 1, with optimal
+    answers. Before, no audit case did: a word of 33 bits, a candidate
+    buffer one short, an item as heavy as its segment skipped and a
+    division by ``capacity - 1`` (mutants 9, 13, 123, 125, 137, 142, 178,
+    217 of ``backends.py``) survived ``verify``
+    (docs/mutation/optimized/survivors_backends_a.md)."""
+    seen: list[tuple[torch.dtype, int, int]] = []
+    capacities: list[int] = []
+    split, solve_small = TorchBackend.best_split, TorchBackend.solve_small
+
+    def split_spy(self: Any, left: Any, right: Any, capacity: int) -> Any:
+        chosen = split(self, left, right, capacity)
+        seen.append((self._row.dtype, chosen[0], capacity))
+        return chosen
+
+    def small_spy(self: Any, items: Any, capacity: int) -> Any:
+        capacities.append(capacity)
+        return solve_small(self, items, capacity)
+
+    monkeypatch.setattr(TorchBackend, "best_split", split_spy)
+    monkeypatch.setattr(TorchBackend, "solve_small", small_spy)
+    rng = random.Random("correlated/partitioner")
+    for _ in range(DRAWS):
+        case = region_case("strongly correlated items", "partitioner", rng)
+        value, _, _ = dp_knapsack_sliding_hirschberg(*case.arguments())
+        assert value == integer_optimum(*case.arguments())  # whole runtimes: exact floats
+    assert sum(dtype == torch.int32 for dtype, _, _ in seen) >= DRAWS // 2, seen
+    assert any(chosen in (0, 1, capacity) for _, chosen, capacity in seen), seen
+    assert 1 in capacities, sorted(set(capacities))[:10]
 
 
 @pytest.mark.parametrize("tier", ["thresholds", "partitioner"])
