@@ -498,13 +498,15 @@ def _copies_region(rng: random.Random, n: int) -> Case:
 def _search_gives_up_region(rng: random.Random, n: int) -> Case:
     """Copies of 4 to 10 types of nearly one efficiency ``e`` (runtime ``e w``
     plus up to ``e / 3``), even weights up to 60 units under an odd budget
-    three times in four: no selection meets the LP bound, so a branch and
+    three times in five: no selection meets the LP bound, so a branch and
     bound over the types gives up and a bounded-knapsack solver builds its
     integer table. The two lightest types hold the copies left after the
     others' 1 to 13, so that they run as unbounded stages (more copies than
-    the budget holds) beside window and bundle stages; one time in four one
-    weight is odd or the budget even, where the table's optimum at ``C``
-    exceeds the one at ``C - 1``. Budget a quarter to nine tenths of the
+    the budget holds) beside window and bundle stages; two times in five
+    the lightest weight is odd (three times in four; its copies fill odd
+    columns) or the budget even: the table's optimum at ``C`` then exceeds
+    the one at ``C - 1``, and backtracking must fill the budget exactly.
+    Budget a quarter to nine tenths of the
     total weight, at most 400 units three times in four (light types of
     many copies are then unbounded stages), else ``max(60, REGION_CELLS / n)``.
     Below 13 items (too few copies to defeat a search), :func:`_copies_region`."""
@@ -512,9 +514,9 @@ def _search_gives_up_region(rng: random.Random, n: int) -> Case:
         return _copies_region(rng, n)
     count = rng.randint(4, min(10, n // 2))
     weights = sorted(rng.sample(range(2, 61, 2), count))
-    mixed = rng.random() < 0.25
-    if mixed and rng.random() < 0.5:
-        weights[-1] -= 1
+    mixed = rng.random() < 0.4
+    if mixed and rng.random() < 0.75:
+        weights[0] -= 1
     e = rng.randint(50, 5000)
     types = [(w, float(w * e + rng.randint(0, e // 3))) for w in weights]
     copies = [1, 1] + [rng.choice((1, 2, 3, 5, 8, 13)) for _ in range(count - 2)]
