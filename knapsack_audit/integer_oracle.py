@@ -17,6 +17,7 @@ in an array of Python integers, exact and still one numpy loop per item.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -48,40 +49,58 @@ def integer_optimum(memory: object, runtime: object, max_memory: object) -> Frac
 
 
 def int64_optimum(memory: object, runtime: object, max_memory: object) -> Fraction | None:
-    """:func:`integer_optimum` where it runs in int64 (the scaled runtimes'
-    absolute total below ``2**62``, the row within :data:`MAX_CAPACITY`),
-    else ``None``: milliseconds for a table of millions of cells, where an
-    array of Python integers could take minutes.
+    """:func:`integer_optimum` where it runs in int64 (:func:`fits_int64`, the
+    row within :data:`MAX_CAPACITY`), else ``None``: milliseconds for a table
+    of millions of cells, where an array of Python integers could take
+    minutes.
 
     >>> int64_optimum([1e-4, 2e-4, 3e-4], [1.0, 2.5, 3.0], 4e-4)
     Fraction(4, 1)
     """
-    instance = validate(memory, runtime, max_memory)
-    values, _ = integer_runtimes(instance.runtimes)
-    if sum(abs(v) for v in values) >= 2**62:
-        return None
-    return instance_optimum(instance, MAX_CAPACITY)
+    return instance_optimum(validate(memory, runtime, max_memory), MAX_CAPACITY, python_ints=False)
 
 
-def instance_optimum(instance: Instance, max_columns: int | None) -> Fraction | None:
-    """The exact optimum of a validated instance by the one-row table over
-    ``C = min(Q, sum w)`` columns (beyond the total weight the row is flat);
-    ``None`` when ``C`` exceeds ``max_columns`` (``None``: no limit). Time
-    O(n C), memory O(C) int64 cells (Python integers when a sum could leave
-    int64)."""
-    values, shift = integer_runtimes(instance.runtimes)
-    columns = min(instance.capacity, sum(instance.weights))
-    if max_columns is not None and columns > max_columns:
+def fits_int64(values: Iterable[int]) -> bool:
+    """Whether int64 holds every sum a table over these integer values forms:
+    their absolute total is below ``2**62``."""
+    return sum(abs(v) for v in values) < 2**62
+
+
+def row_optimum(
+    items: Sequence[tuple[int, int]], capacity: int, python_ints: bool = True
+) -> int | None:
+    """The most value of a subset of ``(weight, integer value)`` items within
+    ``capacity`` by the one-row table over ``C = min(capacity, sum w)``
+    columns (beyond the total weight the row is flat), in int64 where
+    :func:`fits_int64`, else in Python integers (``None`` when not
+    ``python_ints``). Time O(n C), memory O(C)."""
+    fits = fits_int64(v for _, v in items)
+    if not fits and not python_ints:
         return None
-    fits = sum(abs(v) for v in values) < 2**62
+    columns = min(capacity, sum(w for w, _ in items))
     best = np.zeros(columns + 1, dtype=np.int64 if fits else object)
-    for w, v in zip(instance.weights, values, strict=True):
+    for w, v in items:
         if w <= columns:
             # The right-hand side is a new array (the row before item i), so
             # writing into the overlapping view keeps the 0/1 recurrence.
             np.maximum(best[w:], best[: columns + 1 - w] + v, out=best[w:])
     # OPT(n, c) is non-decreasing in c, so the last cell is the optimum.
-    return Fraction(int(best[-1]), 2**shift)
+    return int(best[-1])
+
+
+def instance_optimum(
+    instance: Instance, max_columns: int | None, python_ints: bool = True
+) -> Fraction | None:
+    """The exact optimum of a validated instance by :func:`row_optimum` over
+    its scaled runtimes (:func:`integer_runtimes`); ``None`` when
+    ``C = min(Q, sum w)`` exceeds ``max_columns`` (``None``: no limit), or
+    when a sum could leave int64 and not ``python_ints``."""
+    values, shift = integer_runtimes(instance.runtimes)
+    columns = min(instance.capacity, sum(instance.weights))
+    if max_columns is not None and columns > max_columns:
+        return None
+    best = row_optimum(list(zip(instance.weights, values, strict=True)), columns, python_ints)
+    return None if best is None else Fraction(best, 2**shift)
 
 
 class CanonicalTable:
@@ -144,7 +163,7 @@ def canonical_table(memory: object, runtime: object, max_memory: object) -> Cano
     """
     instance = validate(memory, runtime, max_memory)
     values, _ = integer_runtimes(instance.runtimes)
-    if sum(abs(v) for v in values) >= 2**62:
+    if not fits_int64(values):
         return None
     n, columns = len(values), min(instance.capacity, sum(instance.weights)) + 1
     require_buffer_fits(

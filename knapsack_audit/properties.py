@@ -39,6 +39,7 @@ from knapsack_audit.cases import Case
 from knapsack_audit.integer_oracle import int64_optimum, integer_optimum
 from knapsack_audit.reference.oracle import exact_optimum
 from knapsack_audit.reference.validation import quantize
+from knapsack_audit.scaling import table_cells
 
 Solver = Callable[[list[float], list[float], float], Any]
 
@@ -330,7 +331,7 @@ def _computed_value(case: Case) -> Fraction:
     optimum = None
     if case.n > PARETO_MAX_ITEMS:
         optimum = integer_optimum(*case.arguments())
-    elif case.n * quantize(float(case.max_memory)) > PARETO_MAX_CELLS:
+    elif table_cells(case) > PARETO_MAX_CELLS:
         optimum = int64_optimum(*case.arguments())
     return optimum if optimum is not None else exact_optimum(*case.arguments()).value
 

@@ -33,10 +33,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-import numpy as np
 from hypothesis import strategies as st
 
 from knapsack_audit.cases import Case
+from knapsack_audit.integer_oracle import row_optimum
 from knapsack_audit.reference.oracle import exact_optimum
 from knapsack_audit.reference.validation import integer_runtimes, quantize
 from knapsack_audit.strategies import LARGEST_REAL_CELLS, small_cases, unit_memory
@@ -172,13 +172,9 @@ def replicated_optimum(case: Case, copies: int) -> Fraction:
             take = min(size, left)
             bundles.append((w * take, v * take))
             left, size = left - take, 2 * size
-    columns = min(capacity, sum(w for w, _ in bundles))
-    fits = sum(v for _, v in bundles) < 2**62
-    best = np.zeros(columns + 1, dtype=np.int64 if fits else object)
-    for w, v in bundles:
-        if w <= columns:
-            np.maximum(best[w:], best[: columns + 1 - w] + v, out=best[w:])
-    return Fraction(int(best[-1]), 2**shift)
+    best = row_optimum(bundles, capacity)
+    assert best is not None  # Python integers where int64 could overflow
+    return Fraction(best, 2**shift)
 
 
 def table_cells(case: Case) -> int:
