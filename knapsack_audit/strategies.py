@@ -623,10 +623,9 @@ def _correlated_region(rng: random.Random, n: int) -> Case:
         ]
     else:
         items = [(w, w + rng.randint(0, rng.choice((1, 3)))) for w in band(fit, rng.uniform(1, 4))]
-    cases = [(w, float(r)) for w, r in items]
     for j in range(n - fit):  # heavier than the budget, anywhere; the fitting keep their order
-        cases.insert(rng.randint(0, len(cases)), (budget + 1 + j, float(rng.randint(1, 9))))
-    return _case_of_units(cases, budget)
+        items.insert(rng.randint(0, len(items)), (budget + 1 + j, rng.randint(1, 9)))
+    return _case_of_units(items, budget)
 
 
 def _free_items_region(rng: random.Random, n: int) -> Case:
