@@ -65,6 +65,7 @@ from knapsack_audit.strategies import (
     REGION_BUILDERS,
     SIZE_TIERS,
     cases,
+    correlated_case,
     region_case,
     scale_cases,
     small_cases,
@@ -107,6 +108,20 @@ BREADTH_SHARE = 1 / 3
 """Share of the time budget the breadth phase may take before the exhaustive
 phase; the cases left are checked at the start of the rounds, with the real
 calls (a short ``--time-budget`` still completes the scope)."""
+
+SPLITTING_SHAPES = (0, 1, 2)
+"""Shapes of :func:`~knapsack_audit.strategies.correlated_case` of which the
+breadth phase holds :data:`SPLITTING_DRAWS` cases each at the partitioner's
+sizes: their cores reach a Hirschberg solver's split (upstream's bug) with
+uneven profiles. The fourth shape's profiles are flat (multiples of a
+grain), so a split one column off loses nothing there."""
+
+SPLITTING_DRAWS = 3
+"""Cases of each of :data:`SPLITTING_SHAPES` in the breadth phase. One
+random case of a shape shows a split one column off, a stale chunk of split
+sums or a packed table one word off in 1 to 8 draws of 10 (measured on
+``mutate`` survivors of ``optimized/backends.py``); three of each make it
+likely in every run, not in one run of several."""
 
 EVERY_REGION_TIERS = ("thresholds", "partitioner")
 """Size tiers of which the breadth phase holds a case of every value region
@@ -196,8 +211,10 @@ def breadth_cases(seed: int, real: Sequence[KnownCase] = ()) -> list[BreadthCase
     the largest real call's); then the ``real`` calls; then the tiny and
     threshold-size cases of more cells (the huge-budget region: about a
     second per call for a pure-Python table solver) and one case of every
-    value region at the partitioner's sizes (the costliest for a pure-Python
-    solver, so the first left to the rounds when time is short)."""
+    value region at the partitioner's sizes, and :data:`SPLITTING_DRAWS`
+    strongly correlated ones of each of :data:`SPLITTING_SHAPES` (the
+    costliest for a pure-Python solver, so the first left to the rounds when
+    time is short)."""
     rng = random.Random(seed)
     regions = sorted(REGION_BUILDERS)
     rng.shuffle(regions)
@@ -213,7 +230,12 @@ def breadth_cases(seed: int, real: Sequence[KnownCase] = ()) -> list[BreadthCase
     costly = [case for case in first if _cells(case) >= HUGE_BUDGET_CELLS]
     small = [case for case in cheap if isinstance(case, Case) and 0 < case.n <= 12]
     scaled_up = [KnownCase.of(call) for call in big_tables(small, most=len(BIG_TABLE_UNITS))]
-    return [*cheap, *scaled_up, *real, *costly, *by_tier[last]]
+    splitting = [
+        correlated_case(rng, SIZE_TIERS[last](rng), shape)
+        for _ in range(SPLITTING_DRAWS)
+        for shape in SPLITTING_SHAPES
+    ]
+    return [*cheap, *scaled_up, *real, *costly, *by_tier[last], *splitting]
 
 
 def _cells(case: BreadthCase) -> int:

@@ -567,6 +567,15 @@ CORRELATED_BUDGETS = (16383, 20001, 32767, 40001, 65535)
 
 
 def _correlated_region(rng: random.Random, n: int) -> Case:
+    """A strongly correlated case (:func:`correlated_case`) of a drawn shape."""
+    return correlated_case(rng, n, rng.randrange(CORRELATED_SHAPES))
+
+
+CORRELATED_SHAPES = 4
+"""Shapes of :func:`correlated_case`."""
+
+
+def correlated_case(rng: random.Random, n: int, shape: int) -> Case:
     """Strongly correlated items, the classic hard instances: whole runtimes
     of the weight in units plus 0 to 60 (twice that for a third of the
     two-band cases), so a core keeps int32 values and bounds fix little.
@@ -583,8 +592,9 @@ def _correlated_region(rng: random.Random, n: int) -> Case:
       budget takes one unit item, and the first half's share of the budget
       is often that single unit, a segment of capacity 1;
     - multiples of a grain (1024 to 4096 units) under a budget just past
-      ``2**15``: every split lands on a multiple of the grain."""
-    shape = rng.randrange(4)
+      ``2**15``: every split lands on a multiple of the grain.
+
+    ``shape`` is 0 to 3, in that order."""
     budget = rng.randint(32767, 33800) if shape == 3 else rng.choice(CORRELATED_BUDGETS)
     fit = min(n, INTEGER_LIMIT_CELLS // budget, rng.randint(70, 270))
     half = fit // 2

@@ -31,6 +31,7 @@ from knapsack_audit.optimized import (
 from knapsack_audit.optimized.backends import TorchBackend
 from knapsack_audit.reference import exact_optimum, quantize
 from knapsack_audit.scaling import TABLE_TIERS, Scaling, scaled, table_cells
+from knapsack_audit.search import SPLITTING_DRAWS, SPLITTING_SHAPES, breadth_cases
 from knapsack_audit.strategies import (
     HUGE_BUDGET_CELLS,
     HUGE_BUDGET_ITEMS,
@@ -647,3 +648,46 @@ def test_every_region_reaches_every_table_size(region: str, cells: int) -> None:
             call.case.max_memory,
         )
         assert TIERED_REGIONS[region](small) or TIERED_REGIONS[region](base) is False
+
+
+def test_every_breadth_phase_ends_with_strongly_correlated_calls_of_each_splitting_shape(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SPEC 3.3: whatever the seed, the breadth phase ends with
+    ``SPLITTING_DRAWS`` strongly correlated calls of each of
+    ``SPLITTING_SHAPES`` at the partitioner's sizes (one shape with unit
+    items of runtime 1 in front), and most of them make our torch backend
+    split. Before, a run drew the region once at those sizes, and at seed 10
+    that draw was the grain shape, whose flat profiles hide a split one
+    column off: mutants 323 and 466 of ``backends.py`` (a chunk of split sums
+    one column off, a packed word one row off) survived ``mutate`` although
+    the region fails them on 5 to 13 draws in 20
+    (docs/mutation/optimized/correlated_backends.md)."""
+    count = SPLITTING_DRAWS * len(SPLITTING_SHAPES)
+    for seed in range(4):
+        tail = breadth_cases(seed)[-count:]
+        cases = [case for case in tail if isinstance(case, Case)]
+        assert len(cases) == count
+        assert all(case.n >= 130 and _strongly_correlated(case) for case in cases)
+        with_unit_items = [
+            case
+            for case in cases
+            if sum(r == 1.0 and w == 1 for w, r in zip(weights(case), case.runtime, strict=True))
+            >= 2
+        ]
+        assert len(with_unit_items) >= SPLITTING_DRAWS, seed
+    splits: list[int] = []
+    split = TorchBackend.best_split
+
+    def spy(self: Any, left: Any, right: Any, capacity: int) -> Any:
+        splits.append(capacity)
+        return split(self, left, right, capacity)
+
+    monkeypatch.setattr(TorchBackend, "best_split", spy)
+    split_calls = 0
+    for case in cases:
+        before = len(splits)
+        value, _, _ = dp_knapsack_sliding_hirschberg(*case.arguments())
+        assert value == integer_optimum(*case.arguments())  # whole runtimes: exact floats
+        split_calls += len(splits) > before
+    assert split_calls >= count // 2, split_calls
