@@ -640,11 +640,14 @@ def correlated_case(rng: random.Random, n: int, shape: int) -> Case:
 
 def _free_items_region(rng: random.Random, n: int) -> Case:
     """Zero-weight items of positive runtime: all of a tiny case, tens to
-    thousands of a large one, beside items of whole units whose runtimes are
-    strongly correlated with their weights (``w + k``, where a greedy fast
-    path leaves a gap; :func:`distinct_scale_cases`): always above 12 items,
-    half the time below."""
-    free = n if n <= 3 and rng.random() < 0.5 else max(1, rng.randint(n // 4, n))
+    thousands of a large one (at least half of a call past 12 items, so
+    that most threshold-size calls past 47 items hold more than 32), beside
+    items of whole units whose runtimes are strongly correlated with their
+    weights (``w + k``, where a greedy fast path leaves a gap;
+    :func:`distinct_scale_cases`): always above 12 items, half the time
+    below."""
+    least = n // 2 if n > 12 else n // 4
+    free = n if n <= 3 and rng.random() < 0.5 else max(1, rng.randint(least, n))
     weights = [0] * free + _split_units(rng, n - free, _most_units(n))
     rng.shuffle(weights)
     offset = rng.randint(1, 9) if n > 12 or rng.random() < 0.5 else 0

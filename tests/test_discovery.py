@@ -599,6 +599,21 @@ def test_many_free_items_reach_hundreds_at_the_partitioner_tier() -> None:
     assert most >= 100
 
 
+def test_free_items_are_at_least_half_of_a_call_past_12_items() -> None:
+    """SPEC 4.2: past 12 items at least half of a free-items call is free, so
+    most threshold-size calls of 47 items or more hold more than 32 free
+    items. Before (a quarter at least), a fast path switching on more than
+    32 free items (tests/planted ``greedy_when_many_free_items``) met no
+    failing case in the breadth phase of 4 seeds in 20."""
+    rng = random.Random(0)
+    for _ in range(DRAWS):
+        case = region_case("free items", rng.choice(["thresholds", "partitioner"]), rng)
+        assert 2 * _free(case) >= case.n, (case.n, _free(case))
+    drawn = [region_case("free items", "thresholds", rng) for _ in range(4 * DRAWS)]
+    past_47 = [_free(case) for case in drawn if case.n >= 47]
+    assert sum(free > 32 for free in past_47) > len(past_47) / 2, past_47
+
+
 def test_the_tiered_strategy_draws_every_region_at_every_tier() -> None:
     """SPEC 4.4: the strategy the random phase uses reaches each (region, size tier) pair."""
     seen: set[tuple[str, int]] = set()
