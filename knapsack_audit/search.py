@@ -109,12 +109,13 @@ BREADTH_SHARE = 1 / 3
 phase; the cases left are checked at the start of the rounds, with the real
 calls (a short ``--time-budget`` still completes the scope)."""
 
-SPLITTING_SHAPES = (0, 1, 2)
+SPLITTING_SHAPES = (0, 1, 2, 4)
 """Shapes of :func:`~knapsack_audit.strategies.correlated_case` of which the
 breadth phase holds :data:`SPLITTING_DRAWS` cases each at the partitioner's
 sizes: their cores reach a Hirschberg solver's split (upstream's bug) with
-uneven profiles. The fourth shape's profiles are flat (multiples of a
-grain), so a split one column off loses nothing there."""
+uneven profiles, the last with split ranges past 65,536 columns. The grain
+shape (3) is left out: its profiles are flat (multiples of a grain), so a
+split one column off loses nothing there."""
 
 SPLITTING_DRAWS = 3
 """Cases of each of :data:`SPLITTING_SHAPES` in the breadth phase. One

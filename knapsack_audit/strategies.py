@@ -571,8 +571,13 @@ def _correlated_region(rng: random.Random, n: int) -> Case:
     return correlated_case(rng, n, rng.randrange(CORRELATED_SHAPES))
 
 
-CORRELATED_SHAPES = 4
+CORRELATED_SHAPES = 5
 """Shapes of :func:`correlated_case`."""
+
+WIDE_SPLIT_UNITS = 65536
+"""A split range wider than this many columns is summed in chunks by our
+torch backend (``optimized/backends.py``, ``SPLIT_CHUNK``): the wide shape
+of :func:`correlated_case` has budgets past it."""
 
 
 def correlated_case(rng: random.Random, n: int, shape: int) -> Case:
@@ -580,8 +585,9 @@ def correlated_case(rng: random.Random, n: int, shape: int) -> Case:
     of the weight in units plus 0 to 60 (twice that for a third of the
     two-band cases), so a core keeps int32 values and bounds fix little.
     70 to 270 of them fit (never more than ``n``, nor
-    :data:`INTEGER_LIMIT_CELLS` table cells), in their drawn order; the
-    others of a larger call are heavier than the budget, interleaved. Four
+    :data:`INTEGER_LIMIT_CELLS` table cells: 43 to 91 for the last shape),
+    in their drawn order; the
+    others of a larger call are heavier than the budget, interleaved. Five
     shapes, each splitting a Hirschberg solver's budget its own way:
 
     - one band of weights, ``lo`` to ``2 lo``, totalling 1.5 to 6 budgets;
@@ -592,10 +598,18 @@ def correlated_case(rng: random.Random, n: int, shape: int) -> Case:
       budget takes one unit item, and the first half's share of the budget
       is often that single unit, a segment of capacity 1;
     - multiples of a grain (1024 to 4096 units) under a budget just past
-      ``2**15``: every split lands on a multiple of the grain.
+      ``2**15``: every split lands on a multiple of the grain;
+    - one band as the first shape, totalling 3 to 7.5 budgets, under an odd
+      budget past :data:`WIDE_SPLIT_UNITS`: a split's range of columns is
+      often wider than a chunk of that many.
 
-    ``shape`` is 0 to 3, in that order."""
-    budget = rng.randint(32767, 33800) if shape == 3 else rng.choice(CORRELATED_BUDGETS)
+    ``shape`` is 0 to 4, in that order."""
+    if shape == 4:
+        budget = rng.randint(WIDE_SPLIT_UNITS + 1, 2 * WIDE_SPLIT_UNITS + 8000) | 1
+    elif shape == 3:
+        budget = rng.randint(32767, 33800)
+    else:
+        budget = rng.choice(CORRELATED_BUDGETS)
     fit = min(n, INTEGER_LIMIT_CELLS // budget, rng.randint(70, 270))
     half = fit // 2
 
@@ -632,7 +646,8 @@ def correlated_case(rng: random.Random, n: int, shape: int) -> Case:
             for j, w in enumerate(weights)
         ]
     else:
-        items = [(w, w + rng.randint(0, rng.choice((1, 3)))) for w in band(fit, rng.uniform(1, 4))]
+        spread = rng.uniform(2, 5) if shape == 4 else rng.uniform(1, 4)
+        items = [(w, w + rng.randint(0, rng.choice((1, 3)))) for w in band(fit, spread)]
     for j in range(n - fit):  # heavier than the budget, anywhere; the fitting keep their order
         items.insert(rng.randint(0, len(items)), (budget + 1 + j, rng.randint(1, 9)))
     return _case_of_units(items, budget)

@@ -43,8 +43,10 @@ from knapsack_audit.strategies import (
     SIZE_TIERS,
     SPLIT_CORE_ITEMS,
     THRESHOLD_SIZES,
+    WIDE_SPLIT_UNITS,
     WIDE_TABLE_UNITS,
     cases,
+    correlated_case,
     region_case,
     tiered_cases,
 )
@@ -536,8 +538,12 @@ def test_correlated_cases_split_int32_cores_lopsidedly_and_down_to_one_unit(
     monkeypatch.setattr(TorchBackend, "best_split", split_spy)
     monkeypatch.setattr(TorchBackend, "solve_small", small_spy)
     rng = random.Random("correlated/partitioner")
-    for _ in range(DRAWS):
-        case = region_case("strongly correlated items", "partitioner", rng)
+    drawn = [region_case("strongly correlated items", "partitioner", rng) for _ in range(DRAWS)]
+    # A segment of capacity 1 comes from the unit-items shape (2), on about 6
+    # of its draws in 40 at these sizes: 20 draws of that shape.
+    sizes = SIZE_TIERS["partitioner"]
+    drawn += [correlated_case(rng, sizes(rng), 2) for _ in range(20)]
+    for case in drawn:
         value, _, _ = dp_knapsack_sliding_hirschberg(*case.arguments())
         assert value == integer_optimum(*case.arguments())  # whole runtimes: exact floats
     assert sum(dtype == torch.int32 for dtype, _, _ in seen) >= DRAWS // 2, seen
@@ -671,13 +677,15 @@ def test_every_breadth_phase_ends_with_strongly_correlated_calls_of_each_splitti
     """SPEC 3.3: whatever the seed, the breadth phase ends with
     ``SPLITTING_DRAWS`` strongly correlated calls of each of
     ``SPLITTING_SHAPES`` at the partitioner's sizes (one shape with unit
-    items of runtime 1 in front), and most of them make our torch backend
-    split. Before, a run drew the region once at those sizes, and at seed 10
-    that draw was the grain shape, whose flat profiles hide a split one
-    column off: mutants 323 and 466 of ``backends.py`` (a chunk of split sums
-    one column off, a packed word one row off) survived ``mutate`` although
-    the region fails them on 5 to 13 draws in 20
-    (docs/mutation/optimized/correlated_backends.md)."""
+    items of runtime 1 in front, one with budgets past 65,536 units), and
+    most of them make our torch backend split, once over a range of more
+    than 65,536 columns (summed in two chunks). Before, a run drew the
+    region once at those sizes, and at seed 10 that draw was the grain
+    shape, whose flat profiles hide a split one column off: mutants 323 and
+    466 of ``backends.py`` (a chunk of split sums one column off, a packed
+    word one row off) survived ``mutate`` although the region fails them on
+    5 to 13 draws in 20 (docs/mutation/optimized/correlated_backends.md);
+    and no case reached a split range of two chunks (mutants 317, 321)."""
     count = SPLITTING_DRAWS * len(SPLITTING_SHAPES)
     for seed in range(4):
         tail = breadth_cases(seed)[-count:]
@@ -691,6 +699,8 @@ def test_every_breadth_phase_ends_with_strongly_correlated_calls_of_each_splitti
             >= 2
         ]
         assert len(with_unit_items) >= SPLITTING_DRAWS, seed
+        wide = [case for case in cases if budget(case) > WIDE_SPLIT_UNITS]
+        assert len(wide) >= SPLITTING_DRAWS, seed
     splits: list[int] = []
     split = TorchBackend.best_split
 
@@ -706,3 +716,4 @@ def test_every_breadth_phase_ends_with_strongly_correlated_calls_of_each_splitti
         assert value == integer_optimum(*case.arguments())  # whole runtimes: exact floats
         split_calls += len(splits) > before
     assert split_calls >= count // 2, split_calls
+    assert max(splits) > WIDE_SPLIT_UNITS, max(splits)
