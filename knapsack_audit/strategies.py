@@ -43,6 +43,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from knapsack_audit.cases import Case
+from knapsack_audit.integer_oracle import row_optimum
 
 SCALE = 10000
 SMALL_RUNTIMES = (0.0, 0.5, 1.0, 2.0, 3.0, 1e8)
@@ -845,6 +846,107 @@ def _fixing_boundary_region(rng: random.Random, n: int) -> Case:
     return _case_of_units(items, capacity)
 
 
+def _window_wrap_region(rng: random.Random, n: int) -> Case:
+    """Copies whose bounded-knapsack window stage subtracts ``q v`` past
+    ``2**31`` at the budget while the value total stays below ``2**30``: a
+    solver that sizes an integer row by the value total, or by the least
+    demanding type's ``(C // w + 1) v``, wraps there.
+
+    - 3 to 6 copies of a light type (1 or 2 units, fewer than ``C // w``:
+      a window stage, not an unbounded one), 4 to 7 times as efficient as
+      the rest, so its stage comes last;
+    - 4 to 10 heavy types of one efficiency ``e`` (runtime ``e w`` plus up
+      to ``e / 64``), weights multiples of a grain of 2 to 16 units, 1 to 4
+      copies each, 1.4 to 2.4 budgets in all, the budget 1 to ``grain - 1``
+      units past a multiple of the grain beside the light copies: no
+      selection meets the LP bound, and a search over the counts gives up
+      (ours after 256 nodes);
+    - one filler item (1 unit, runtime 1), so the runtimes' gcd is 1;
+    - the light runtime ``v`` solved for from the exact optima ``P`` of the
+      other items: ``P[C] - (C // w) v < -2**31 <= P[C - i w] - (C // w - i) v``
+      for some ``1 <= i <= m``, so the last window wraps at ``q = C // w``
+      only and an int32 row answers ``P[C]``, no light copy;
+    - only draws where the Dembo-Hammer test (:func:`lp_bound_slack`) fixes
+      no type's count (a fixed light copy moves the budget off that band);
+    - the other ``n - core`` items are 1 to 3 types heavier than the budget.
+
+    Below 15 items, :func:`_copies_region`. Made for mutants 418 and 422 of
+    ``optimized/bounded.py`` (``row_dtype``), which no other draw reached."""
+    if n < 15:
+        return _copies_region(rng, n)
+    limit = 1 << 30
+    while True:
+        core = min(n, rng.randint(20, 40))
+        w, m = rng.choice((1, 2)), rng.randint(3, 6)
+        grain = rng.choice((2, 4, 6, 8, 10, 16))
+        budget = grain * rng.randint(1000 // grain, 4000 // grain)
+        budget += m * w + rng.randint(1, grain - 1)  # past the grain beside the light copies
+        heavy = core - m - 1
+        count = rng.randint(max(4, -(-heavy // 4)), min(10, heavy))
+        copies = [1] * count
+        while sum(copies) < heavy:
+            t = rng.randrange(count)
+            copies[t] += copies[t] < 4
+        mean = rng.uniform(1.4, 2.4) * budget / heavy
+        lo, hi = max(20, int(mean / 2)) // grain, min(budget // 2, int(1.5 * mean)) // grain
+        if hi - lo < count:
+            continue
+        weights = [grain * k for k in rng.sample(range(lo, hi), count)]
+        copies = [min(c, budget // x) for c, x in zip(copies, weights, strict=True)]
+        weight_total = sum(c * x for c, x in zip(copies, weights, strict=True))
+        room = 0.98 * limit - m * w * 2**31 / budget - budget - 1
+        e = int(room / (weight_total + max(weights) + m * w + 1) * rng.uniform(0.9, 0.99))
+        kinds = [
+            (x, x * e + rng.randint(0, e // 64), c) for x, c in zip(weights, copies, strict=True)
+        ]
+        kinds.append((1, 1, 1))  # the filler
+        others = [(x, y) for x, y, c in kinds for _ in range(c)]
+        q = budget // w
+        low = (_optimum(others, budget) + 2**31) // q + 1  # X[q] = P[C] - q v < -2**31
+        high = max((_optimum(others, budget - i * w) + 2**31) // (q - i) for i in range(1, m + 1))
+        if high < low:
+            continue
+        v = rng.randint(low + (high - low) // 4, high - (high - low) // 4)
+        kinds.append((w, v, m))
+        total = sum(c * y for _, y, c in kinds)
+        if total + max(budget + 1, max(y for _, y, _ in kinds)) >= limit:
+            continue
+        if not _fixes_no_count(kinds, budget):
+            continue
+        items = [(x, float(y)) for x, y, c in kinds for _ in range(c)]
+        pads = [
+            (rng.randint(budget + 1, 2 * budget), float(rng.randint(1, 10**9)))
+            for _ in range(rng.randint(1, 3))
+        ]
+        items += [rng.choice(pads) for _ in range(n - len(items))]
+        rng.shuffle(items)
+        return _case_of_units(items, budget)
+
+
+def _optimum(items: Sequence[tuple[int, int]], capacity: int) -> int:
+    """The exact 0/1 optimum of whole ``(weight, value)`` items (:func:`row_optimum`)."""
+    best = row_optimum(items, capacity)
+    assert best is not None  # Python integers when int64 does not hold the sums
+    return best
+
+
+def _fixes_no_count(kinds: Sequence[tuple[int, int, int]], capacity: int) -> bool:
+    """Whether the Dembo-Hammer test over types ``(w, v, copies)`` leaves
+    every type's count open: each type's reduced cost times the copies that
+    fit is within the slack (:func:`lp_bound_slack`, over one item per copy)."""
+    weights = [w for w, _, c in kinds for _ in range(c)]
+    values = [v for _, v, c in kinds for _ in range(c)]
+    lp = lp_bound_slack(weights, values, capacity)
+    if lp is None:
+        return False
+    first = 0
+    for w, _, c in kinds:
+        if min(c, capacity // w) * abs(lp.reduced_costs[first]) > lp.slack:
+            return False
+        first += c
+    return True
+
+
 def _proportional_region(rng: random.Random, n: int) -> Case:
     """Runtimes proportional to memory (a per-unit cost, as a bandwidth or
     flop estimator on same-shaped tensors gives): ``runtime = r * w`` in
@@ -1166,6 +1268,7 @@ REGION_BUILDERS: dict[str, RegionBuilder] = {
     "near-copies": _near_copy_region,
     "exact copies": _copies_region,
     "copies a branch and bound gives up on": _search_gives_up_region,
+    "copies whose window passes 2**31": _window_wrap_region,
     "split by a Hirschberg solver": _split_region,
     "strongly correlated items": _correlated_region,
     "free items": _free_items_region,

@@ -255,6 +255,16 @@ def _fits_in_a_split_table(c: Case) -> bool:
     )
 
 
+def _window_past_int32(c: Case) -> bool:
+    """Fitting runtimes below 2**30 in all, and three or more copies of one
+    item (whole runtime ``v``, weight ``w``) with ``(C // w) v`` past 2**31."""
+    fitting = [(w, r) for w, r in zip(weights(c), c.runtime, strict=True) if w <= budget(c)]
+    copies = Counter(fitting)
+    return sum(r for _, r in fitting) < 2**30 and any(
+        m >= 3 and w >= 1 and (budget(c) // w) * r > 2**31 for (w, r), m in copies.items()
+    )
+
+
 def _strongly_correlated(c: Case) -> bool:
     """At least two items fit the budget, each with a whole runtime between
     its weight in units and twice its weight plus 120 (SPEC 2.1's weights)."""
@@ -271,6 +281,7 @@ TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
     "near-copies": _near_copies,
     "exact copies": lambda c: c.n == 1 or len(set(zip(c.memory, c.runtime, strict=True))) < c.n,
     "copies a branch and bound gives up on": lambda c: c.n < 13 or _near_one_efficiency_copies(c),
+    "copies whose window passes 2**31": lambda c: c.n < 15 or _window_past_int32(c),
     "split by a Hirschberg solver": lambda c: c.n <= 12 or _fits_in_a_split_table(c),
     "strongly correlated items": lambda c: c.n <= 3 or _strongly_correlated(c),
     "free items": lambda c: _free(c) >= min(c.n, 1),
@@ -414,6 +425,42 @@ def test_integer_limit_cases_reach_our_bounded_rows_at_both_widths(
     assert len(int32_side) >= 5 and set(int32_side) == {torch.int64}, int32_side
     int64_side = _spied_answers(monkeypatch, bounded, "row_dtype", "optimum across 2**63", 16, 3)
     assert None in int64_side, int64_side
+
+
+@pytest.mark.parametrize("tier", ["thresholds", "partitioner"])
+def test_window_wrap_cases_reach_our_bounded_rows_with_a_window_past_int32(
+    monkeypatch: pytest.MonkeyPatch, tier: str
+) -> None:
+    """SPEC 3.3: the window-wrap region reaches our bounded solver's integer
+    rows (``bounded.row_dtype``) with a value total below 2**30 while a
+    window type (3 or more copies, fewer than ``C // w``) has ``(C // w) v``
+    past 2**31; the row is int64 and the answers are optimal. Before, no
+    audit case did: mutants 418 and 422 of ``bounded.py`` (``reach`` from
+    the least demanding type, or without its ``C // w``) choose int32 there
+    and answer without the light copies (survivors_bounded_b.md); in process
+    they fail on 38 and 39 of 40 draws per tier."""
+    past: list[torch.dtype | None] = []
+    original = bounded.row_dtype
+
+    def spy(weights: Any, values: Any, copies: Any, capacity: int) -> Any:
+        dtype = original(weights, values, copies, capacity)
+        total = sum(m * v for m, v in zip(copies, values, strict=True))
+        windows = [
+            (capacity // w) * v
+            for w, v, m in zip(weights, values, copies, strict=True)
+            if 2 < m < capacity // w
+        ]
+        if total < 2**30 and max(windows, default=0) > 2**31:
+            past.append(dtype)
+        return dtype
+
+    monkeypatch.setattr(bounded, "row_dtype", spy)
+    rng = random.Random(f"window-wrap/{tier}")
+    for _ in range(6):
+        case = region_case("copies whose window passes 2**31", tier, rng)
+        value, _, _ = dp_knapsack_sliding_hirschberg(*case.arguments())
+        assert value == float(exact_optimum(*case.arguments()).value)
+    assert len(past) >= 4 and set(past) == {torch.int64}, past
 
 
 @pytest.mark.parametrize("tier", ["thresholds", "partitioner"])
