@@ -66,6 +66,7 @@ from knapsack_audit.strategies import (
     SIZE_TIERS,
     cases,
     correlated_case,
+    packed_table_case,
     region_case,
     scale_cases,
     small_cases,
@@ -213,7 +214,8 @@ def breadth_cases(seed: int, real: Sequence[KnownCase] = ()) -> list[BreadthCase
     threshold-size cases of more cells (the huge-budget region: about a
     second per call for a pure-Python table solver) and one case of every
     value region at the partitioner's sizes, and :data:`SPLITTING_DRAWS`
-    strongly correlated ones of each of :data:`SPLITTING_SHAPES` (the
+    strongly correlated ones of each of :data:`SPLITTING_SHAPES`, and one
+    table past :data:`~knapsack_audit.strategies.PACKED_TABLE_CELLS` (the
     costliest for a pure-Python solver, so the first left to the rounds when
     time is short)."""
     rng = random.Random(seed)
@@ -236,7 +238,7 @@ def breadth_cases(seed: int, real: Sequence[KnownCase] = ()) -> list[BreadthCase
         for _ in range(SPLITTING_DRAWS)
         for shape in SPLITTING_SHAPES
     ]
-    return [*cheap, *scaled_up, *real, *costly, *by_tier[last], *splitting]
+    return [*cheap, *scaled_up, *real, *costly, *by_tier[last], *splitting, packed_table_case(rng)]
 
 
 def _cells(case: BreadthCase) -> int:

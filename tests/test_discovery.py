@@ -23,8 +23,10 @@ from hypothesis import HealthCheck, Phase, given, settings
 from knapsack_audit.cases import Case
 from knapsack_audit.integer_oracle import integer_optimum
 from knapsack_audit.optimized import (
+    backends,
     bounded,
     dp_knapsack_sliding_hirschberg,
+    frontier_knapsack,
     reductions,
     solver,
 )
@@ -39,6 +41,7 @@ from knapsack_audit.strategies import (
     LARGE_BUDGET_ITEMS,
     LARGE_BUDGET_UNITS,
     LARGEST_REAL_ITEMS,
+    PACKED_TABLE_CELLS,
     REGION_BUILDERS,
     SIZE_TIERS,
     SPLIT_CORE_ITEMS,
@@ -764,3 +767,28 @@ def test_every_breadth_phase_ends_with_strongly_correlated_calls_of_each_splitti
         split_calls += len(splits) > before
     assert split_calls >= count // 2, split_calls
     assert max(splits) > WIDE_SPLIT_UNITS, max(splits)
+
+
+def test_the_breadth_phase_ends_with_a_table_our_frontier_keeps_packed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SPEC 3.3: the breadth phase's last case has more than ``2**25`` cells
+    and 64 items or more, so our all-budgets solver (``frontier_knapsack``,
+    ``optimized/budgets.py``) keeps its decisions packed, two word rows per
+    column, and answers optimally. Before, no audit case did: 9 mutants of
+    the packed path of ``backends.py`` (351, 353, 377-381, 396, 468: a
+    recorder never made, words or bits unset, a row or shift one off)
+    survived ``mutate`` through ``frontier_knapsack``."""
+    packed: list[int] = []
+    original = backends._PackedRecorder.__init__
+
+    def spy(self: Any, words: Any, bits: int, n_items: int, capacity: int) -> None:
+        packed.append(n_items)
+        original(self, words, bits, n_items, capacity)
+
+    monkeypatch.setattr(backends._PackedRecorder, "__init__", spy)
+    case = breadth_cases(seed=0)[-1]
+    assert isinstance(case, Case) and case.n * budget(case) > PACKED_TABLE_CELLS
+    value, _, _ = frontier_knapsack(*case.arguments())
+    assert value == integer_optimum(*case.arguments())  # whole runtimes: exact floats
+    assert packed and max(packed) >= 64, packed
