@@ -1208,14 +1208,14 @@ words where a solver keeps every decision of every budget (ours:
 
 
 def packed_table_case(rng: random.Random) -> Case:
-    """64 to 80 items of weights 1 to ``2 Q / n`` units (gcd 1: a unit item
+    """64 to 80 items of weights 1 to ``4 Q / n`` units (gcd 1: a unit item
     among them) and runtimes the weight plus 0 to 9, under a budget that
     makes ``n x Q`` 1.05 to 1.4 times :data:`PACKED_TABLE_CELLS`, about half
     the total weight: a full table of more than one 63-bit word per column
     (two word rows), where a packed table's row and bit offsets matter."""
     n = rng.randint(64, 80)
     budget = int(PACKED_TABLE_CELLS * rng.uniform(1.05, 1.4)) // n
-    weights = [1] + [rng.randint(1, 2 * budget // n) for _ in range(n - 1)]
+    weights = [1] + [rng.randint(1, 4 * budget // n) for _ in range(n - 1)]
     rng.shuffle(weights)
     return _case_of_units([(w, float(w + rng.randint(0, 9))) for w in weights], budget)
 
