@@ -580,6 +580,12 @@ WIDE_SPLIT_UNITS = 65536
 torch backend (``optimized/backends.py``, ``SPLIT_CHUNK``): the wide shape
 of :func:`correlated_case` has budgets past it."""
 
+CORRELATED_MAX_CELLS = 1 << 26
+"""Most table cells (``n x Q``, the items heavier than the budget counted)
+of the wide shape of :func:`correlated_case`, as the other shapes' largest
+(1,100 items at 65,535 units): a full-table solver's buffers stay within
+the audit's 4 GiB (the pure-Python reference declines 1,023 x 110,386)."""
+
 
 def correlated_case(rng: random.Random, n: int, shape: int) -> Case:
     """Strongly correlated items, the classic hard instances: whole runtimes
@@ -602,11 +608,13 @@ def correlated_case(rng: random.Random, n: int, shape: int) -> Case:
       ``2**15``: every split lands on a multiple of the grain;
     - one band as the first shape, totalling 3 to 7.5 budgets, under an odd
       budget past :data:`WIDE_SPLIT_UNITS`: a split's range of columns is
-      often wider than a chunk of that many.
+      often wider than a chunk of that many (at most
+      :data:`CORRELATED_MAX_CELLS` cells: 482 to 1,024 items at most).
 
     ``shape`` is 0 to 4, in that order."""
     if shape == 4:
         budget = rng.randint(WIDE_SPLIT_UNITS + 1, 2 * WIDE_SPLIT_UNITS + 8000) | 1
+        n = min(n, CORRELATED_MAX_CELLS // budget)
     elif shape == 3:
         budget = rng.randint(32767, 33800)
     else:
