@@ -54,6 +54,6 @@ def test_frontier_knapsack_is_exact_on_a_packed_table(path: Path) -> None:
 
 
 def test_every_reproduced_survivor_is_here() -> None:
-    """The repro folders hold the calls above: 15 of part a and 17 of part b
-    (a file moved away would silently drop one)."""
+    """SPEC 3.3: the repro folders hold the calls above, 15 of part a and 17
+    of part b (a file moved away would silently drop a judged call)."""
     assert len(SOLVER_CALLS) == 15 + 17 and FRONTIER_CALLS[0].is_file()
