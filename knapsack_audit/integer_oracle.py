@@ -66,17 +66,12 @@ def fits_int64(values: Iterable[int]) -> bool:
     return sum(abs(v) for v in values) < 2**62
 
 
-def row_optimum(
-    items: Sequence[tuple[int, int]], capacity: int, python_ints: bool = True
-) -> int | None:
-    """The most value of a subset of ``(weight, integer value)`` items within
-    ``capacity`` by the one-row table over ``C = min(capacity, sum w)``
-    columns (beyond the total weight the row is flat), in int64 where
-    :func:`fits_int64`, else in Python integers (``None`` when not
-    ``python_ints``). Time O(n C), memory O(C)."""
+def optimum_row(items: Sequence[tuple[int, int]], capacity: int) -> np.ndarray:
+    """``OPT(c)`` of ``(weight, integer value)`` items for ``c = 0..C``, the
+    one-row table over ``C = min(capacity, sum w)`` columns (beyond the total
+    weight the row is flat), in int64 where :func:`fits_int64`, else in Python
+    integers. Time O(n C), memory O(C)."""
     fits = fits_int64(v for _, v in items)
-    if not fits and not python_ints:
-        return None
     columns = min(capacity, sum(w for w, _ in items))
     best = np.zeros(columns + 1, dtype=np.int64 if fits else object)
     for w, v in items:
@@ -84,8 +79,13 @@ def row_optimum(
             # The right-hand side is a new array (the row before item i), so
             # writing into the overlapping view keeps the 0/1 recurrence.
             np.maximum(best[w:], best[: columns + 1 - w] + v, out=best[w:])
-    # OPT(n, c) is non-decreasing in c, so the last cell is the optimum.
-    return int(best[-1])
+    return best
+
+
+def row_optimum(items: Sequence[tuple[int, int]], capacity: int) -> int:
+    """The most value of a subset of the items within ``capacity``: the last
+    cell of :func:`optimum_row` (``OPT(c)`` is non-decreasing in ``c``)."""
+    return int(optimum_row(items, capacity)[-1])
 
 
 def instance_optimum(
@@ -94,13 +94,15 @@ def instance_optimum(
     """The exact optimum of a validated instance by :func:`row_optimum` over
     its scaled runtimes (:func:`integer_runtimes`); ``None`` when
     ``C = min(Q, sum w)`` exceeds ``max_columns`` (``None``: no limit), or
-    when a sum could leave int64 and not ``python_ints``."""
+    when a sum could leave int64 (:func:`fits_int64`) and not ``python_ints``."""
     values, shift = integer_runtimes(instance.runtimes)
     columns = min(instance.capacity, sum(instance.weights))
     if max_columns is not None and columns > max_columns:
         return None
-    best = row_optimum(list(zip(instance.weights, values, strict=True)), columns, python_ints)
-    return None if best is None else Fraction(best, 2**shift)
+    if not python_ints and not fits_int64(values):
+        return None
+    best = row_optimum(list(zip(instance.weights, values, strict=True)), columns)
+    return Fraction(best, 2**shift)
 
 
 class CanonicalTable:

@@ -172,9 +172,7 @@ def replicated_optimum(case: Case, copies: int) -> Fraction:
             take = min(size, left)
             bundles.append((w * take, v * take))
             left, size = left - take, 2 * size
-    best = row_optimum(bundles, capacity)
-    assert best is not None  # Python integers where int64 could overflow
-    return Fraction(best, 2**shift)
+    return Fraction(row_optimum(bundles, capacity), 2**shift)
 
 
 def table_cells(case: Case) -> int:

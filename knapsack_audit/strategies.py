@@ -43,7 +43,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from knapsack_audit.cases import Case
-from knapsack_audit.integer_oracle import row_optimum
+from knapsack_audit.integer_oracle import optimum_row
 
 SCALE = 10000
 SMALL_RUNTIMES = (0.0, 0.5, 1.0, 2.0, 3.0, 1e8)
@@ -593,8 +593,8 @@ def correlated_case(rng: random.Random, n: int, shape: int) -> Case:
     two-band cases), so a core keeps int32 values and bounds fix little.
     70 to 270 of them fit (never more than ``n``, nor
     :data:`INTEGER_LIMIT_CELLS` table cells: 43 to 91 for the last shape),
-    in their drawn order; the
-    others of a larger call are heavier than the budget, interleaved. Five
+    in their drawn order; the others of a larger call are heavier than the
+    budget, interleaved. Five
     shapes, each splitting a Hirschberg solver's budget its own way:
 
     - one band of weights, ``lo`` to ``2 lo``, totalling 1.5 to 6 budgets;
@@ -908,10 +908,12 @@ def _window_wrap_region(rng: random.Random, n: int) -> Case:
             (x, x * e + rng.randint(0, e // 64), c) for x, c in zip(weights, copies, strict=True)
         ]
         kinds.append((1, 1, 1))  # the filler
-        others = [(x, y) for x, y, c in kinds for _ in range(c)]
+        # P[c] = OPT of the other items within c (the row is flat past its end)
+        row = optimum_row([(x, y) for x, y, c in kinds for _ in range(c)], budget)
+        profile = [int(row[min(c, len(row) - 1)]) for c in range(budget + 1)]
         q = budget // w
-        low = (_optimum(others, budget) + 2**31) // q + 1  # X[q] = P[C] - q v < -2**31
-        high = max((_optimum(others, budget - i * w) + 2**31) // (q - i) for i in range(1, m + 1))
+        low = (profile[budget] + 2**31) // q + 1  # X[q] = P[C] - q v < -2**31
+        high = max((profile[budget - i * w] + 2**31) // (q - i) for i in range(1, m + 1))
         if high < low:
             continue
         v = rng.randint(low + (high - low) // 4, high - (high - low) // 4)
@@ -929,13 +931,6 @@ def _window_wrap_region(rng: random.Random, n: int) -> Case:
         items += [rng.choice(pads) for _ in range(n - len(items))]
         rng.shuffle(items)
         return _case_of_units(items, budget)
-
-
-def _optimum(items: Sequence[tuple[int, int]], capacity: int) -> int:
-    """The exact 0/1 optimum of whole ``(weight, value)`` items (:func:`row_optimum`)."""
-    best = row_optimum(items, capacity)
-    assert best is not None  # Python integers when int64 does not hold the sums
-    return best
 
 
 def _fixes_no_count(kinds: Sequence[tuple[int, int, int]], capacity: int) -> bool:
