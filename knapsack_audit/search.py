@@ -62,10 +62,13 @@ from knapsack_audit.scaling import (
 from knapsack_audit.shrink import Shrinker
 from knapsack_audit.strategies import (
     HUGE_BUDGET_CELLS,
+    HUGE_BUDGET_ITEMS,
+    HUGE_BUDGET_NOISES,
     REGION_BUILDERS,
     SIZE_TIERS,
     cases,
     correlated_case,
+    huge_budget_case,
     packed_table_case,
     region_case,
     scale_cases,
@@ -212,7 +215,10 @@ def breadth_cases(seed: int, real: Sequence[KnownCase] = ()) -> list[BreadthCase
     scaling of :func:`~knapsack_audit.scaling.big_tables` (tables over twice
     the largest real call's); then the ``real`` calls; then the tiny and
     threshold-size cases of more cells (the huge-budget region: about a
-    second per call for a pure-Python table solver) and one case of every
+    second per call for a pure-Python table solver), one huge-budget case of
+    :data:`~knapsack_audit.strategies.HUGE_BUDGET_ITEMS` items per runtime
+    kind of :data:`~knapsack_audit.strategies.HUGE_BUDGET_NOISES` (the
+    longest Pareto frontiers: a sparse method's state buffer), one case of every
     value region at the partitioner's sizes, and :data:`SPLITTING_DRAWS`
     strongly correlated ones of each of :data:`SPLITTING_SHAPES`, and one
     table past :data:`~knapsack_audit.strategies.PACKED_TABLE_CELLS` (the
@@ -238,7 +244,17 @@ def breadth_cases(seed: int, real: Sequence[KnownCase] = ()) -> list[BreadthCase
         for _ in range(SPLITTING_DRAWS)
         for shape in SPLITTING_SHAPES
     ]
-    return [*cheap, *scaled_up, *real, *costly, *by_tier[last], *splitting, packed_table_case(rng)]
+    frontiers = [huge_budget_case(rng, HUGE_BUDGET_ITEMS, noise) for noise in HUGE_BUDGET_NOISES]
+    return [
+        *cheap,
+        *scaled_up,
+        *real,
+        *costly,
+        *frontiers,
+        *by_tier[last],
+        *splitting,
+        packed_table_case(rng),
+    ]
 
 
 def _cells(case: BreadthCase) -> int:

@@ -1183,20 +1183,28 @@ HUGE_BUDGET_ITEMS = 16
 table solver pays ``n x Q`` cells whatever ``n`` is."""
 
 
-def _huge_budget_region(rng: random.Random, n: int) -> Case:
+HUGE_BUDGET_NOISES = (10, 1000, 0)
+"""Runtimes of a huge-budget case: the weight plus 0 to 10, plus 0 to 1000, or
+(0) the weight times 0.95 to 1.05."""
+
+
+def huge_budget_case(rng: random.Random, n: int, noise: int | None = None) -> Case:
     """Few items, every one deciding, and a budget so large that ``n x Q`` is
     1.2 to 1.5 times :data:`HUGE_BUDGET_CELLS`: weights about ``2 Q / n``
     each (the budget holds half the total), runtimes the weights plus 0 to 10
-    or 0 to 1000, or the weights times 0.95 to 1.05 (near subset-sum, so
-    bounds fix few items; the last also makes the heaviest subset that fits
-    differ from the best one more often). About 5e6 cells
-    of any tier size up to :data:`HUGE_BUDGET_ITEMS` items: a second per call
-    for the pure-Python reference."""
+    or 0 to 1000, or the weights times 0.95 to 1.05 (``noise`` of
+    :data:`HUGE_BUDGET_NOISES`; ``None``: drawn). Near subset-sum, so bounds
+    fix few items; the small noise gives the longest Pareto frontier (a sparse
+    method's state count), the last makes the heaviest subset that fits
+    differ from the best one more often. About 5e6 cells of any tier size up
+    to :data:`HUGE_BUDGET_ITEMS` items: a second per call for the pure-Python
+    reference."""
     n = min(n, HUGE_BUDGET_ITEMS)
     q = rng.randint(6 * HUGE_BUDGET_CELLS // (5 * n), 3 * HUGE_BUDGET_CELLS // (2 * n))
     mean = 2 * q // n
     weights = [rng.randint(max(1, mean // 2), max(1, 3 * mean // 2)) for _ in range(n)]
-    noise = rng.choice((10, 1000, 0))
+    if noise is None:
+        noise = rng.choice(HUGE_BUDGET_NOISES)
     runtime = [
         float(w + rng.randint(0, noise) if noise else round(w * rng.uniform(0.95, 1.05)))
         for w in weights
@@ -1304,7 +1312,7 @@ REGION_BUILDERS: dict[str, RegionBuilder] = {
     "flop-count runtimes": _flops_region,
     "Q >= 65536": _large_budget_region,
     "wide tables": _wide_table_region,
-    "few items, huge budget": _huge_budget_region,
+    "few items, huge budget": huge_budget_case,
     "optimum across 2**31": _int32_limit_region,
     "optimum across 2**63": _int64_limit_region,
 }

@@ -792,3 +792,49 @@ def test_the_breadth_phase_ends_with_a_table_our_frontier_keeps_packed(
     value, _, _ = frontier_knapsack(*case.arguments())
     assert value == integer_optimum(*case.arguments())  # whole runtimes: exact floats
     assert packed and max(packed) >= 64, packed
+
+
+def _longest_pareto_frontier(case: Case) -> int:
+    """Most (weight, runtime) pairs of a Pareto frontier over a prefix of the
+    items: the state count of a sparse method merging them in order."""
+    capacity, frontier, longest = budget(case), [(0, 0.0)], 1
+    for w, r in zip(weights(case), case.runtime, strict=True):
+        merged = sorted(
+            [*frontier, *((fw + w, fr + r) for fw, fr in frontier if fw + w <= capacity)]
+        )
+        frontier = []
+        for pair in merged:  # by weight, then runtime: keep those better than all lighter
+            if not frontier or pair[1] > frontier[-1][1]:
+                if frontier and frontier[-1][0] == pair[0]:
+                    frontier.pop()
+                frontier.append(pair)
+        longest = max(longest, len(frontier))
+    return longest
+
+
+def test_every_breadth_phase_holds_a_huge_budget_call_of_each_runtime_kind() -> None:
+    """SPEC 3.3: whatever the seed, the breadth phase holds a huge-budget call
+    (``HUGE_BUDGET_ITEMS`` items, at least ``HUGE_BUDGET_CELLS`` cells) of
+    each runtime kind of ``HUGE_BUDGET_NOISES``, and the one of the smallest
+    noise has a Pareto frontier of more than 1,024 states. Before, the
+    region drew its kind at random, and at seed 16 both huge-budget calls
+    had runtimes proportional to the weights (short frontiers): the planted
+    ``frontier_of_1024_states_above_4e6_cells`` (a sparse method's buffer
+    of 1,024 states dropping its heaviest) got PASS once in the planted
+    corpus at 30ef72a (docs/planted.md)."""
+    for seed in range(4):
+        huge = [
+            case
+            for case in breadth_cases(seed)
+            if isinstance(case, Case)
+            and case.n == HUGE_BUDGET_ITEMS
+            and case.n * budget(case) >= HUGE_BUDGET_CELLS
+        ]
+        excess = {
+            case: [r - w for w, r in zip(weights(case), case.runtime, strict=True)] for case in huge
+        }
+        small_noise = [case for case, e in excess.items() if min(e) >= 0 and max(e) <= 10]
+        large_noise = [case for case, e in excess.items() if min(e) >= 0 and max(e) > 10]
+        proportional = [case for case, e in excess.items() if min(e) < 0]
+        assert small_noise and large_noise and proportional, seed
+        assert max(_longest_pareto_frontier(case) for case in small_noise) > 1024, seed

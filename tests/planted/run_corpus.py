@@ -5,9 +5,10 @@ default effort, one process per target, and print a Markdown table.
 
 Per target: the status and exit code of its own ``verify`` run, the failing
 properties, the size of the smallest counterexample, the seconds into the
-audit of its first finding, the audit's seconds and the process's wall time
-(worker start and imports included). Extra arguments go to every ``verify``
-call (e.g. ``--seed 1``), but ``--only NAME,NAME``, which runs those targets only:
+audit of its first finding, the audit's seconds, the process's wall time
+(worker start and imports included) and the run's seed (``--seed`` replays
+it). Extra arguments go to every ``verify`` call (e.g. ``--seed 1``), but
+``--only NAME,NAME``, which runs those targets only:
 
     python tests/planted/run_corpus.py --only fits_all_by_float_sum_from_64,pareto_frontier
 """
@@ -52,7 +53,8 @@ def run(name: str, extra: list[str]) -> str:
     return (
         f"| `{name}` | {kind} | {target['status']} | {done.returncode} | "
         f"{', '.join(row['property'] for row in failed) or '-'} | {min(sizes, default='-')} | "
-        f"{first} | {target['seconds']:.1f} | {wall:.1f} | {'yes' if wanted else '**NO**'} |"
+        f"{first} | {target['seconds']:.1f} | {wall:.1f} | {target['seed']} | "
+        f"{'yes' if wanted else '**NO**'} |"
     )
 
 
@@ -73,9 +75,9 @@ def main(extra: list[str]) -> None:
         extra = extra[:at] + extra[at + 2 :]
     print(
         "| target | kind | status | exit | failing properties | items in the smallest "
-        "counterexample | first finding (s) | audit (s) | wall (s) | as expected |"
+        "counterexample | first finding (s) | audit (s) | wall (s) | seed | as expected |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name in names:
         print(run(name, extra), flush=True)
 
