@@ -9,15 +9,17 @@ and the oracle optimum recorded in each golden fixture.
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Callable
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from grouping_forced import copies_violation
 
 from knapsack_audit.exhaustive import best_masks, exact_scale, subset_table
 from knapsack_audit.golden import fixtures
-from knapsack_audit.integer_oracle import canonical_table
+from knapsack_audit.integer_oracle import canonical_table, optimum_row
 from knapsack_audit.optimized import (
     dp_knapsack_sliding_hirschberg,
     runtime_memory_frontier,
@@ -161,3 +163,74 @@ def test_frontier_validates_like_the_solver() -> None:
     """SPEC 1.4: the same checks and messages as the solver."""
     with pytest.raises(ValueError, match="same length"):
         runtime_memory_frontier([1e-4], [1.0, 2.0], 1.0)
+
+
+def breakpoints_of_the_oracle(
+    weights: list[int], runtime: list[float], capacity: int
+) -> tuple[tuple[int, ...], tuple[Fraction, ...]]:
+    """``(budgets, optima)`` where the exact optimum grows over ``0..capacity``
+    (whole runtimes), from :func:`integer_oracle.optimum_row`, flat past the
+    total weight."""
+    row = optimum_row(list(zip(weights, [int(r) for r in runtime], strict=True)), capacity)
+    growth = [0, *(int(c) for c in np.flatnonzero(np.diff(row)) + 1)]
+    return tuple(growth), tuple(Fraction(int(row[c])) for c in growth)
+
+
+def copies_past_their_largest_bundle(
+    rng: random.Random, light_items: int, extra_weight: int
+) -> tuple[list[int], int]:
+    """``light_items`` distinct light items (one of weight 1), then 7 copies
+    of ``extra_weight`` more than all of them together, under a budget of 3
+    copies, the light items and less than ``extra_weight``: of the bundles of
+    1, 2 and 4 copies (proofs/10) the largest is heavier than the budget, so
+    the fitting bundles weigh less than the budget although all the items
+    weigh more."""
+    light = [1, *(rng.randint(1, 50) for _ in range(light_items - 1))]
+    weight = sum(light) + extra_weight
+    return [*light, *[weight] * 7], sum(light) + 3 * weight + rng.randint(0, extra_weight - 1)
+
+
+def runtimes_of(rng: random.Random, weights: list[int]) -> list[float]:
+    """Whole runtimes: each weight plus 0 to 30, the same for the 7 copies."""
+    copies = float(weights[-1] + rng.randint(0, 30))
+    return [*(float(w + rng.randint(0, 30)) for w in weights[:-7]), *[copies] * 7]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_no_table_frontier_holds_the_budgets_its_bundles_leave_unfilled(
+    seed: int, configure: Configure
+) -> None:
+    """SPEC 3.2, 3.3: without a decision table the frontier is the profile
+    over bundles of copies, and where the fitting bundles weigh less than
+    the budget its tail (every budget past them) still holds the optimum:
+    the breakpoints and optima over ``0..Q`` equal the exact oracle's.
+    Before, no test or audit case reached that tail: 8 mutants of
+    ``backends.py`` that leave it unset or one column off (226-237, 263)
+    survived (docs/mutation/optimized/offpath_frontier_backends_b.md)."""
+    configure(table_max_bytes=0)
+    rng = random.Random(seed)
+    weights, capacity = copies_past_their_largest_bundle(
+        rng, rng.randint(2, 40), rng.randint(2, 300)
+    )
+    runtime = runtimes_of(rng, weights)
+    frontier = runtime_memory_frontier([w / 10000 for w in weights], runtime, capacity / 10000)
+    assert frontier._table is None and frontier.capacity == capacity
+    assert (frontier.budgets, frontier.optima) == breakpoints_of_the_oracle(
+        weights, runtime, capacity
+    )
+
+
+def test_frontier_past_the_packed_table_limit_holds_every_budget() -> None:
+    """SPEC 3.2, 3.3: at the default limits a call of 64 items or more and
+    more than ``2**22`` columns keeps no decision table (two 63-bit words
+    per column pass 64 MiB), and its breakpoints and optima over ``0..Q``
+    equal the exact oracle's, with copies whose largest bundle is left out
+    (the no-table path at a real call's size)."""
+    rng = random.Random("no table at scale")
+    weights, capacity = copies_past_their_largest_bundle(rng, 64, 1_500_000)
+    runtime = runtimes_of(rng, weights)
+    frontier = runtime_memory_frontier([w / 10000 for w in weights], runtime, capacity / 10000)
+    assert frontier._table is None and frontier.capacity == capacity > 1 << 22
+    assert (frontier.budgets, frontier.optima) == breakpoints_of_the_oracle(
+        weights, runtime, capacity
+    )
