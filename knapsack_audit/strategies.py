@@ -535,6 +535,128 @@ def _search_gives_up_region(rng: random.Random, n: int) -> Case:
     return _case_of_units(items, budget)
 
 
+def raised_in_two_rounds(kinds: Sequence[tuple[int, int, int]], capacity: int) -> bool:
+    """Whether bound fixing over item types ``(w, v, copies)`` (``w, v >= 1``),
+    run twice, raises some type's least count in both rounds (proofs/12,
+    Lemma 12.1, over types): per round, the counts that still fit the room
+    left by the raised ones, the greedy fill by decreasing ``v / w`` (lower
+    bound ``LB``, critical type ``s``), reduced costs ``d_t = w_s v_t - v_s w_t``
+    and the slack ``v_s room + sum span_t max(0, d_t) - w_s LB``; a type with
+    ``span_t d_t`` above it gets at most ``slack // d_t`` copies left out (its
+    least count raised, the room cut by the copies added), one with
+    ``span_t |d_t|`` above it and ``d_t < 0`` at most ``slack // |d_t|``
+    copies saved. A second round sees the clipped spans and a new critical
+    type, so its slack can fall below the first's.
+
+    >>> raised_in_two_rounds([(1, 4, 3), (8, 11, 6), (4, 4, 3)], 25)
+    True
+    >>> raised_in_two_rounds([(1, 4, 3), (8, 11, 6), (4, 4, 3)], 24)
+    False
+    """
+    order = sorted(range(len(kinds)), key=lambda t: (-kinds[t][1] / kinds[t][0], t))
+    lo, hi = [0] * len(kinds), [m for _, _, m in kinds]
+    room, raised_before = capacity, set()
+    for round_ in range(2):
+        spans = []
+        for t in order:
+            w = kinds[t][0]
+            hi[t] = min(hi[t], lo[t] + room // w)
+            if hi[t] > lo[t]:
+                spans.append((t, hi[t] - lo[t]))
+        if sum(span * kinds[t][0] for t, span in spans) <= room:
+            return False
+        left, lower_bound, critical = room, 0, -1
+        for t, span in spans:
+            w, v, _ = kinds[t]
+            count = min(span, left // w)
+            if count < span and critical < 0:
+                critical = t
+            left, lower_bound = left - count * w, lower_bound + count * v
+        w_s, v_s, _ = kinds[critical]
+        costs = {t: w_s * kinds[t][1] - v_s * kinds[t][0] for t, _ in spans}
+        base = v_s * room + sum(span * costs[t] for t, span in spans if costs[t] > 0)
+        if w_s * (lower_bound + 1) > base:
+            return False
+        slack = base - w_s * lower_bound
+        for t, span in spans:
+            d = costs[t]
+            if d > 0 and span * d > slack:
+                if round_ == 1 and t in raised_before:
+                    return True
+                raised = hi[t] - slack // d
+                room -= (raised - lo[t]) * kinds[t][0]
+                lo[t] = raised
+                raised_before.add(t)
+            elif d < 0 and span * -d > slack:
+                hi[t] = lo[t] + slack // -d
+    return False
+
+
+TWICE_RAISED_TRIES = 400
+"""Draws of a core before the region keeps the last one (about one in 15 is
+raised twice)."""
+
+
+def _raised_twice_core(rng: random.Random, most_items: int) -> list[tuple[int, int, int]]:
+    """Three to five types of at most ``most_items`` copies in all: a light,
+    efficient one with a few copies, a heavy one with more copies than fit
+    (the critical type), a light and less efficient one, and up to two of
+    any efficiency, redrawn until :func:`raised_in_two_rounds` (the budget
+    is the last entry's weight, one type of no copies)."""
+    kinds: list[tuple[int, int, int]] = []
+    for _ in range(TWICE_RAISED_TRIES):
+        light = rng.randint(1, 3)
+        heavy = rng.randint(6, 12)
+        tail = rng.randint(2, 5)
+        kinds = [
+            (light, max(1, round(light * rng.uniform(3, 5))), rng.randint(2, 6)),
+            (heavy, round(heavy * rng.uniform(1.2, 2)), rng.randint(3, 8)),
+            (tail, max(1, round(tail * rng.uniform(0.7, 1.15))), rng.randint(2, 6)),
+        ]
+        for _ in range(rng.randint(0, 2)):
+            w = rng.randint(1, 12)
+            kinds.append((w, max(1, round(w * rng.uniform(0.7, 3))), rng.randint(1, 5)))
+        while sum(m for _, _, m in kinds) > most_items:
+            at = max(range(len(kinds)), key=lambda t: kinds[t][2])
+            w, v, m = kinds[at]
+            kinds[at] = (w, v, m - 1)
+        kinds = [kind for kind in kinds if kind[2]]
+        budget = (
+            kinds[0][0] * kinds[0][2] + rng.randint(1, 3) * heavy + rng.randint(0, heavy + tail)
+        )
+        if raised_in_two_rounds(kinds, budget):
+            return [*kinds, (budget, 0, 0)]
+    return [*kinds, (budget, 0, 0)]
+
+
+TWICE_RAISED_CORE_ITEMS = 30
+"""Most items of the core a bound raises twice; a larger call is padded."""
+
+
+def _raised_twice_region(rng: random.Random, n: int) -> Case:
+    """Copies that bound fixing over types raises in two rounds
+    (:func:`raised_in_two_rounds`): the first round raises the efficient
+    type's least count, which leaves fewer copies of the heavy critical type
+    fitting, so the second round takes them whole, a lighter type becomes
+    critical, the slack falls, and the efficient type is raised again (a
+    solver must then cut the room by the copies added, not by the new count).
+    At most :data:`TWICE_RAISED_CORE_ITEMS` such items (fewer for a tiny
+    call, where the pattern rarely fits); a larger call adds items of zero
+    runtime or heavier than the budget, interleaved, which every optimum
+    leaves out."""
+    *kinds, (budget, _, _) = _raised_twice_core(rng, min(n, TWICE_RAISED_CORE_ITEMS))
+    items = [(w, float(v)) for w, v, m in kinds for _ in range(m)]
+    while len(items) < n:
+        heavier = rng.random() < 0.5
+        items.append(
+            (budget + rng.randint(1, 9), 1.0 + rng.randint(0, 9))
+            if heavier
+            else (rng.randint(1, 12), 0.0)
+        )
+    rng.shuffle(items)
+    return _case_of_units(items[:n], budget)
+
+
 SPLIT_CORE_ITEMS = 320
 """Most items of a split case that fit its budget (the rest are heavier)."""
 
@@ -1297,6 +1419,7 @@ REGION_BUILDERS: dict[str, RegionBuilder] = {
     "float32 quantization differs": _float32_region,
     "near-copies": _near_copy_region,
     "exact copies": _copies_region,
+    "copies a bound raises twice": _raised_twice_region,
     "copies a branch and bound gives up on": _search_gives_up_region,
     "copies whose window passes 2**31": _window_wrap_region,
     "split by a Hirschberg solver": _split_region,

@@ -50,6 +50,7 @@ from knapsack_audit.strategies import (
     WIDE_TABLE_UNITS,
     cases,
     correlated_case,
+    raised_in_two_rounds,
     region_case,
     tiered_cases,
 )
@@ -65,6 +66,18 @@ def weights(case: Case) -> list[int]:
 
 def budget(case: Case) -> int:
     return quantize(float(case.max_memory))
+
+
+def _raised_twice(case: Case) -> bool:
+    """Whether bound fixing over the case's item types (those of positive
+    runtime that fit) raises a type in both of two rounds."""
+    q = budget(case)
+    kinds = Counter(
+        (w, int(r))
+        for w, r in zip(weights(case), case.runtime, strict=True)
+        if r > 0 and 1 <= w <= q
+    )
+    return raised_in_two_rounds([(w, v, m) for (w, v), m in kinds.items()], q)
 
 
 REGIONS = {
@@ -283,6 +296,7 @@ TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
     ),
     "near-copies": _near_copies,
     "exact copies": lambda c: c.n == 1 or len(set(zip(c.memory, c.runtime, strict=True))) < c.n,
+    "copies a bound raises twice": lambda c: c.n <= 3 or _raised_twice(c),
     "copies a branch and bound gives up on": lambda c: c.n < 13 or _near_one_efficiency_copies(c),
     "copies whose window passes 2**31": lambda c: c.n < 15 or _window_past_int32(c),
     "split by a Hirschberg solver": lambda c: c.n <= 12 or _fits_in_a_split_table(c),
