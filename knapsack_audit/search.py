@@ -121,6 +121,14 @@ uneven profiles, the last with split ranges past 65,536 columns. The grain
 shape (3) is left out: its profiles are flat (multiples of a grain), so a
 split one column off loses nothing there."""
 
+RAISED_TWICE_DRAWS = 3
+"""Cases of the region "copies a bound raises twice" at each size tier of
+:data:`EVERY_REGION_TIERS` in the breadth phase, beside the one every region
+has. One case shows a second-round raise that cuts the room wrongly in
+about half the draws at those sizes (``optimized/bounded.py`` mutant 115;
+a planted bug in about a third at the threshold sizes); several make it
+likely in every run. Tables of a few hundred cells: milliseconds."""
+
 SPLITTING_DRAWS = 3
 """Cases of each of :data:`SPLITTING_SHAPES` in the breadth phase. One
 random case of a shape shows a split one column off, a stale chunk of split
@@ -210,7 +218,9 @@ def breadth_cases(seed: int, real: Sequence[KnownCase] = ()) -> list[BreadthCase
     """The breadth phase's cases, cheapest first: :data:`BREADTH_PER_TIER` cases
     of each tiny tier, one of every value region at the threshold sizes
     (regions in a seeded order), those of fewer than
-    :data:`~knapsack_audit.strategies.HUGE_BUDGET_CELLS` table cells; then,
+    :data:`~knapsack_audit.strategies.HUGE_BUDGET_CELLS` table cells, and
+    :data:`RAISED_TWICE_DRAWS` more of the region "copies a bound raises
+    twice" at each of :data:`EVERY_REGION_TIERS`; then,
     from the first three small ones with a positive budget, one call per
     scaling of :func:`~knapsack_audit.scaling.big_tables` (tables over twice
     the largest real call's); then the ``real`` calls; then the tiny and
@@ -245,15 +255,22 @@ def breadth_cases(seed: int, real: Sequence[KnownCase] = ()) -> list[BreadthCase
         for shape in SPLITTING_SHAPES
     ]
     frontiers = [huge_budget_case(rng, HUGE_BUDGET_ITEMS, noise) for noise in HUGE_BUDGET_NOISES]
+    packed = packed_table_case(rng)
+    raised_twice = [
+        region_case("copies a bound raises twice", tier, rng)
+        for tier in EVERY_REGION_TIERS
+        for _ in range(RAISED_TWICE_DRAWS)
+    ]
     return [
         *cheap,
+        *raised_twice,
         *scaled_up,
         *real,
         *costly,
         *frontiers,
         *by_tier[last],
         *splitting,
-        packed_table_case(rng),
+        packed,
     ]
 
 

@@ -33,7 +33,12 @@ from knapsack_audit.optimized import (
 from knapsack_audit.optimized.backends import TorchBackend
 from knapsack_audit.reference import exact_optimum, quantize
 from knapsack_audit.scaling import TABLE_TIERS, Scaling, scaled, table_cells
-from knapsack_audit.search import SPLITTING_DRAWS, SPLITTING_SHAPES, breadth_cases
+from knapsack_audit.search import (
+    RAISED_TWICE_DRAWS,
+    SPLITTING_DRAWS,
+    SPLITTING_SHAPES,
+    breadth_cases,
+)
 from knapsack_audit.strategies import (
     HUGE_BUDGET_CELLS,
     HUGE_BUDGET_ITEMS,
@@ -852,3 +857,18 @@ def test_every_breadth_phase_holds_a_huge_budget_call_of_each_runtime_kind() -> 
         proportional = [case for case, e in excess.items() if min(e) < 0]
         assert small_noise and large_noise and proportional, seed
         assert max(_longest_pareto_frontier(case) for case in small_noise) > 1024, seed
+
+
+def test_every_breadth_phase_holds_copies_a_bound_raises_twice_at_both_large_tiers() -> None:
+    """SPEC 3.3: whatever the seed, the breadth phase holds at least
+    ``RAISED_TWICE_DRAWS`` calls at each of the threshold and partitioner
+    sizes whose types bound fixing raises in two rounds. Before, no region
+    drew that pattern: mutant 115 of ``bounded.py`` (a second-round raise
+    that cuts the room by the new count, not the copies added) survived
+    ``mutate`` at seed 10 and the tests; one case of the region fails it in
+    about half the draws, and the breadth phase of seeds 0-19 fails it
+    every time (docs/mutation/README.md, session 8)."""
+    for seed in range(4):
+        cases = [c for c in breadth_cases(seed) if isinstance(c, Case) and _raised_twice(c)]
+        assert sum(c.n in THRESHOLD_SIZES for c in cases) >= RAISED_TWICE_DRAWS, seed
+        assert sum(c.n >= 128 for c in cases) >= RAISED_TWICE_DRAWS, seed

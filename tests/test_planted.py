@@ -66,6 +66,7 @@ FOUND_AT_SCALE = (
     "int32_table_when_the_total_fits",
     "bound_fixing_skips_unit_gains_from_16",
     "core_window_unclamped_from_16",
+    "type_bounds_recount_raised_copies_from_16",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;
@@ -150,6 +151,7 @@ AT_SCALE_IN_DEFAULT_RUN = (
     "floor_weights_above_512",
     "bound_fixing_skips_unit_gains_from_16",
     "core_window_unclamped_from_16",
+    "type_bounds_recount_raised_copies_from_16",
 )
 """The size-gated bugs checked in the default run (11 to 13 s each in process on
 the loaded 2-core machine; the bound-fixing ones under 2 s); the others take 15 to
