@@ -597,12 +597,14 @@ TWICE_RAISED_TRIES = 400
 raised twice)."""
 
 
-def _raised_twice_core(rng: random.Random, most_items: int) -> list[tuple[int, int, int]]:
+def _raised_twice_core(
+    rng: random.Random, most_items: int
+) -> tuple[list[tuple[int, int, int]], int]:
     """Three to five types of at most ``most_items`` copies in all: a light,
     efficient one with a few copies, a heavy one with more copies than fit
     (the critical type), a light and less efficient one, and up to two of
-    any efficiency, redrawn until :func:`raised_in_two_rounds` (the budget
-    is the last entry's weight, one type of no copies)."""
+    any efficiency, redrawn until :func:`raised_in_two_rounds`; the types
+    ``(w, v, copies)`` and the budget."""
     kinds: list[tuple[int, int, int]] = []
     for _ in range(TWICE_RAISED_TRIES):
         light = rng.randint(1, 3)
@@ -625,8 +627,8 @@ def _raised_twice_core(rng: random.Random, most_items: int) -> list[tuple[int, i
             kinds[0][0] * kinds[0][2] + rng.randint(1, 3) * heavy + rng.randint(0, heavy + tail)
         )
         if raised_in_two_rounds(kinds, budget):
-            return [*kinds, (budget, 0, 0)]
-    return [*kinds, (budget, 0, 0)]
+            break
+    return kinds, budget
 
 
 TWICE_RAISED_CORE_ITEMS = 30
@@ -644,7 +646,7 @@ def _raised_twice_region(rng: random.Random, n: int) -> Case:
     call, where the pattern rarely fits); a larger call adds items of zero
     runtime or heavier than the budget, interleaved, which every optimum
     leaves out."""
-    *kinds, (budget, _, _) = _raised_twice_core(rng, min(n, TWICE_RAISED_CORE_ITEMS))
+    kinds, budget = _raised_twice_core(rng, min(n, TWICE_RAISED_CORE_ITEMS))
     items = [(w, float(v)) for w, v, m in kinds for _ in range(m)]
     while len(items) < n:
         heavier = rng.random() < 0.5
