@@ -690,10 +690,15 @@ def test_free_items_are_at_least_half_of_a_call_past_12_items() -> None:
 
 
 def test_the_tiered_strategy_draws_every_region_at_every_tier() -> None:
-    """SPEC 4.4: the strategy the random phase uses reaches each (region, size tier) pair."""
+    """SPEC 4.4: the strategy the random phase uses reaches each (region, size tier) pair.
+    2,000 examples for 24 x 4 pairs (each about 1 in 96): a pair is missed
+    with odds of about 1e-7, whatever the generator's state. With 400, about
+    one pair was missed on average, and the derandomized draws depend on the
+    modules the process has loaded (Hypothesis draws constants from them):
+    CI at ``198b740`` missed ("free items", 1-3) where a lone run did not."""
     seen: set[tuple[str, int]] = set()
 
-    @settings(SEARCH, max_examples=400, phases=[Phase.generate])
+    @settings(SEARCH, max_examples=2000, phases=[Phase.generate])
     @given(tiered_cases())
     def sample(case: Case) -> None:
         for region, predicate in TIERED_REGIONS.items():
