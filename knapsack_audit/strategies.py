@@ -538,15 +538,14 @@ def _search_gives_up_region(rng: random.Random, n: int) -> Case:
 def raised_in_two_rounds(kinds: Sequence[tuple[int, int, int]], capacity: int) -> bool:
     """Whether bound fixing over item types ``(w, v, copies)`` (``w, v >= 1``),
     run twice, raises some type's least count in both rounds (proofs/12,
-    Lemma 12.1, over types): per round, the counts that still fit the room
-    left by the raised ones, the greedy fill by decreasing ``v / w`` (lower
-    bound ``LB``, critical type ``s``), reduced costs ``d_t = w_s v_t - v_s w_t``
-    and the slack ``v_s room + sum span_t max(0, d_t) - w_s LB``; a type with
-    ``span_t d_t`` above it gets at most ``slack // d_t`` copies left out (its
-    least count raised, the room cut by the copies added), one with
-    ``span_t |d_t|`` above it and ``d_t < 0`` at most ``slack // |d_t|``
-    copies saved. A second round sees the clipped spans and a new critical
-    type, so its slack can fall below the first's.
+    Lemma 12.1, over types): per round, the Dembo-Hammer test
+    (:func:`lp_bound_slack`) over one item per open copy, those that still
+    fit the room left by the raised ones; a type with ``span_t d_t`` above
+    the slack gets at most ``slack // d_t`` copies left out (its least count
+    raised, the room cut by the copies added), one with ``span_t |d_t|``
+    above it and ``d_t < 0`` at most ``slack // |d_t|`` copies saved. A
+    second round sees the clipped spans and a new critical type, so its
+    slack can fall below the first's.
 
     >>> raised_in_two_rounds([(1, 4, 3), (8, 11, 6), (4, 4, 3)], 25)
     True
@@ -557,38 +556,25 @@ def raised_in_two_rounds(kinds: Sequence[tuple[int, int, int]], capacity: int) -
     lo, hi = [0] * len(kinds), [m for _, _, m in kinds]
     room, raised_before = capacity, set()
     for round_ in range(2):
-        spans = []
         for t in order:
-            w = kinds[t][0]
-            hi[t] = min(hi[t], lo[t] + room // w)
-            if hi[t] > lo[t]:
-                spans.append((t, hi[t] - lo[t]))
-        if sum(span * kinds[t][0] for t, span in spans) <= room:
+            hi[t] = min(hi[t], lo[t] + room // kinds[t][0])
+        spans = [(t, hi[t] - lo[t]) for t in order if hi[t] > lo[t]]
+        copies = [kinds[t] for t, span in spans for _ in range(span)]
+        test = lp_bound_slack([w for w, _, _ in copies], [v for _, v, _ in copies], room)
+        if test is None:
             return False
-        left, lower_bound, critical = room, 0, -1
+        first = 0
         for t, span in spans:
-            w, v, _ = kinds[t]
-            count = min(span, left // w)
-            if count < span and critical < 0:
-                critical = t
-            left, lower_bound = left - count * w, lower_bound + count * v
-        w_s, v_s, _ = kinds[critical]
-        costs = {t: w_s * kinds[t][1] - v_s * kinds[t][0] for t, _ in spans}
-        base = v_s * room + sum(span * costs[t] for t, span in spans if costs[t] > 0)
-        if w_s * (lower_bound + 1) > base:
-            return False
-        slack = base - w_s * lower_bound
-        for t, span in spans:
-            d = costs[t]
-            if d > 0 and span * d > slack:
+            d, first = test.reduced_costs[first], first + span
+            if d > 0 and span * d > test.slack:
                 if round_ == 1 and t in raised_before:
                     return True
-                raised = hi[t] - slack // d
+                raised = hi[t] - test.slack // d
                 room -= (raised - lo[t]) * kinds[t][0]
                 lo[t] = raised
                 raised_before.add(t)
-            elif d < 0 and span * -d > slack:
-                hi[t] = lo[t] + slack // -d
+            elif d < 0 and span * -d > test.slack:
+                hi[t] = lo[t] + test.slack // -d
     return False
 
 
