@@ -1020,10 +1020,12 @@ def _window_wrap_region(rng: random.Random, n: int) -> Case:
         kinds.append((1, 1, 1))  # the filler
         # P[c] = OPT of the other items within c (the row is flat past its end)
         row = optimum_row([(x, y) for x, y, c in kinds for _ in range(c)], budget)
-        profile = [int(row[min(c, len(row) - 1)]) for c in range(budget + 1)]
+        last = len(row) - 1
         q = budget // w
-        low = (profile[budget] + 2**31) // q + 1  # X[q] = P[C] - q v < -2**31
-        high = max((profile[budget - i * w] + 2**31) // (q - i) for i in range(1, m + 1))
+        low = (int(row[min(budget, last)]) + 2**31) // q + 1  # X[q] = P[C] - q v < -2**31
+        high = max(
+            (int(row[min(budget - i * w, last)]) + 2**31) // (q - i) for i in range(1, m + 1)
+        )
         if high < low:
             continue
         v = rng.randint(low + (high - low) // 4, high - (high - low) // 4)
