@@ -179,22 +179,20 @@ def breakpoints_of_the_oracle(
 
 def copies_past_their_largest_bundle(
     rng: random.Random, light_items: int, extra_weight: int
-) -> tuple[list[int], int]:
-    """``light_items`` distinct light items (one of weight 1), then 7 copies
-    of ``extra_weight`` more than all of them together, under a budget of 3
-    copies, the light items and less than ``extra_weight``: of the bundles of
-    1, 2 and 4 copies (proofs/10) the largest is heavier than the budget, so
-    the fitting bundles weigh less than the budget although all the items
-    weigh more."""
+) -> tuple[list[int], list[float], int]:
+    """``(weights, runtime, budget)``: ``light_items`` distinct light items
+    (one of weight 1), then 7 copies of ``extra_weight`` more than all of them
+    together, under a budget of 3 copies, the light items and less than
+    ``extra_weight``: of the bundles of 1, 2 and 4 copies (proofs/10) the
+    largest is heavier than the budget, so the fitting bundles weigh less
+    than the budget although all the items weigh more. Whole runtimes: each
+    weight plus 0 to 30, the same for the copies."""
     light = [1, *(rng.randint(1, 50) for _ in range(light_items - 1))]
     weight = sum(light) + extra_weight
-    return [*light, *[weight] * 7], sum(light) + 3 * weight + rng.randint(0, extra_weight - 1)
-
-
-def runtimes_of(rng: random.Random, weights: list[int]) -> list[float]:
-    """Whole runtimes: each weight plus 0 to 30, the same for the 7 copies."""
-    copies = float(weights[-1] + rng.randint(0, 30))
-    return [*(float(w + rng.randint(0, 30)) for w in weights[:-7]), *[copies] * 7]
+    budget = sum(light) + 3 * weight + rng.randint(0, extra_weight - 1)
+    copy_runtime = float(weight + rng.randint(0, 30))
+    runtime = [*(float(w + rng.randint(0, 30)) for w in light), *[copy_runtime] * 7]
+    return [*light, *[weight] * 7], runtime, budget
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -210,10 +208,9 @@ def test_no_table_frontier_holds_the_budgets_its_bundles_leave_unfilled(
     survived (docs/mutation/optimized/offpath_frontier_backends_b.md)."""
     configure(table_max_bytes=0)
     rng = random.Random(seed)
-    weights, capacity = copies_past_their_largest_bundle(
+    weights, runtime, capacity = copies_past_their_largest_bundle(
         rng, rng.randint(2, 40), rng.randint(2, 300)
     )
-    runtime = runtimes_of(rng, weights)
     frontier = runtime_memory_frontier([w / 10000 for w in weights], runtime, capacity / 10000)
     assert frontier._table is None and frontier.capacity == capacity
     assert (frontier.budgets, frontier.optima) == breakpoints_of_the_oracle(
@@ -228,8 +225,7 @@ def test_frontier_past_the_packed_table_limit_holds_every_budget() -> None:
     equal the exact oracle's, with copies whose largest bundle is left out
     (the no-table path at a real call's size)."""
     rng = random.Random("no table at scale")
-    weights, capacity = copies_past_their_largest_bundle(rng, 64, 1_500_000)
-    runtime = runtimes_of(rng, weights)
+    weights, runtime, capacity = copies_past_their_largest_bundle(rng, 64, 1_500_000)
     frontier = runtime_memory_frontier([w / 10000 for w in weights], runtime, capacity / 10000)
     assert frontier._table is None and frontier.capacity == capacity > 1 << 22
     assert (frontier.budgets, frontier.optima) == breakpoints_of_the_oracle(
