@@ -14,8 +14,10 @@ exactly without running an oracle on it:
    :func:`replicated_optimum` computes exactly on grouped items (binary
    splitting), at least ``copies * OPT``;
 3. *padding* with ``pads`` neutral items (:data:`NEUTRAL`: zero runtime, heavier
-   than the budget, or zero memory and zero runtime), placed first, last or
-   interleaved: no optimal value uses them, ``OPT`` unchanged.
+   than the budget, zero memory and zero runtime, or, in the extended domain
+   only (SPEC 4.4), a negative runtime that no optimum saves, SPEC 4.2),
+   placed first, last or interleaved: no optimal value uses them, ``OPT``
+   unchanged.
 
 :func:`scaled` applies a scaling and states the optimum; :func:`big_tables`
 plans the scalings that ``verify`` runs in every audit to reach twice the
@@ -39,12 +41,19 @@ from knapsack_audit.cases import Case
 from knapsack_audit.integer_oracle import row_optimum
 from knapsack_audit.reference.oracle import exact_optimum
 from knapsack_audit.reference.validation import integer_runtimes, quantize
-from knapsack_audit.strategies import LARGEST_REAL_CELLS, small_cases, unit_memory
+from knapsack_audit.strategies import (
+    LARGEST_REAL_CELLS,
+    PLACES,
+    dropped_item,
+    place_items,
+    small_cases,
+    unit_memory,
+)
 
-NEUTRAL = ("zero runtime", "over budget", "empty")
+NEUTRAL = ("zero runtime", "over budget", "empty", "negative runtime")
 """Padding items that no optimal value uses: runtime 0, weight above the budget,
-or memory 0 and runtime 0."""
-PLACES = ("first", "last", "interleaved")
+memory 0 and runtime 0, or a weight that fits and a runtime below 0 (every
+optimum leaves it out, SPEC 4.2; extended domain only, :func:`neutral_kinds`)."""
 BIG_TABLE_CELLS = 2 * LARGEST_REAL_CELLS + 1
 """``n * Q`` every ``verify`` audit reaches: more than twice the largest captured call's."""
 BIG_TABLE_UNITS = (50_000, 5_000, 20_000)
@@ -98,32 +107,23 @@ class Scaling:
             max_memory = unit_memory(quantize(float(max_memory)) * self.copies)
         budget = quantize(float(max_memory))
         pads = [_neutral_item(self.neutral, j, budget) for j in range(self.pads)]
-        items = _place(list(zip(memory, runtime, strict=True)), pads, self.place)
+        items = place_items(list(zip(memory, runtime, strict=True)), pads, self.place)
         return Case(tuple(m for m, _ in items), tuple(r for _, r in items), max_memory)
+
+
+def neutral_kinds(domain: str) -> tuple[str, ...]:
+    """The padding kinds of ``domain`` (SPEC 4.4): negative runtimes are extended only."""
+    return NEUTRAL if domain == "extended" else NEUTRAL[:-1]
 
 
 def _neutral_item(kind: str, j: int, budget: int) -> tuple[float, float]:
     if kind == "zero runtime":
         return unit_memory(1 + j % max(budget, 1)), 0.0
+    if kind == "negative runtime":
+        return dropped_item(j, budget)
     if kind == "over budget":
         return unit_memory(budget + 1 + j % 3), (1e12, 1.0, 0.5)[j % 3]
     return 0.0, 0.0
-
-
-def _place(
-    items: list[tuple[float, float]], pads: list[tuple[float, float]], place: str
-) -> list[tuple[float, float]]:
-    if place == "first":
-        return pads + items
-    if place == "last":
-        return items + pads
-    merged: list[tuple[float, float]] = []
-    every = max(len(pads) // max(len(items), 1), 1)
-    pending = list(pads)
-    for item in items:
-        merged += [*pending[:every], item]
-        pending = pending[every:]
-    return merged + pending
 
 
 @dataclass(frozen=True)
@@ -215,7 +215,7 @@ def scaled_cases(draw: st.DrawFn, domain: str = "partitioner") -> Scaled:
     budget = quantize(float(base.max_memory))
     if base.n == 0 or budget == 0:
         pads = draw(st.integers(0, 64), label="pads")
-        neutral = draw(st.sampled_from(NEUTRAL), label="neutral")
+        neutral = draw(st.sampled_from(neutral_kinds(domain)), label="neutral")
         return scaled(base, Scaling(1, 1, pads, neutral, draw(st.sampled_from(PLACES))))
     copies = 1
     if draw(st.booleans(), label="replicate"):
@@ -226,7 +226,7 @@ def scaled_cases(draw: st.DrawFn, domain: str = "partitioner") -> Scaled:
     wide = budget * copies * unit
     items = base.n * copies
     wanted = min(max(-(-tier // wide) - items, 0), MAX_PADS)
-    neutral = draw(st.sampled_from(NEUTRAL), label="neutral")
+    neutral = draw(st.sampled_from(neutral_kinds(domain)), label="neutral")
     if neutral != "over budget":
         # Every such pad fits the table solver's budget: it pays for each cell.
         wanted = min(wanted, max(REPLICATED_WORK // wide, 1))

@@ -64,6 +64,7 @@ from knapsack_audit.strategies import (
     HUGE_BUDGET_CELLS,
     HUGE_BUDGET_ITEMS,
     HUGE_BUDGET_NOISES,
+    PLACES,
     REGION_BUILDERS,
     SIZE_TIERS,
     cases,
@@ -74,6 +75,7 @@ from knapsack_audit.strategies import (
     scale_cases,
     small_cases,
     tiered_cases,
+    with_dropped_items,
 )
 
 PROPERTIES = tuple(prop.name for prop in props.TABLE)
@@ -214,7 +216,9 @@ class KnownCase:
 BreadthCase = Case | KnownCase
 
 
-def breadth_cases(seed: int, real: Sequence[KnownCase] = ()) -> list[BreadthCase]:
+def breadth_cases(
+    seed: int, real: Sequence[KnownCase] = (), domain: str = "partitioner"
+) -> list[BreadthCase]:
     """The breadth phase's cases, cheapest first: :data:`BREADTH_PER_TIER` cases
     of each tiny tier, one of every value region at the threshold sizes
     (regions in a seeded order), those of fewer than
@@ -261,17 +265,32 @@ def breadth_cases(seed: int, real: Sequence[KnownCase] = ()) -> list[BreadthCase
         for tier in EVERY_REGION_TIERS
         for _ in range(RAISED_TWICE_DRAWS)
     ]
+    dropped = _with_dropped_items(rng) if domain == "extended" else []
     return [
         *cheap,
         *raised_twice,
+        *[case for case in dropped if _cells(case) < HUGE_BUDGET_CELLS],
         *scaled_up,
         *real,
         *costly,
+        *[case for case in dropped if _cells(case) >= HUGE_BUDGET_CELLS],
         *frontiers,
         *by_tier[last],
         *splitting,
         packed,
     ]
+
+
+def _with_dropped_items(rng: random.Random) -> list[Case]:
+    """One case of every value region at a threshold size with as many
+    :func:`~knapsack_audit.strategies.dropped_item` as it has items, placed
+    first, last and interleaved in turn from a drawn start (the extended
+    domain, SPEC 4.4)."""
+    calls, turn = [], rng.randrange(len(PLACES))
+    for k, region in enumerate(sorted(REGION_BUILDERS)):
+        case = region_case(region, "thresholds", rng)
+        calls.append(with_dropped_items(case, case.n, PLACES[(turn + k) % len(PLACES)]))
+    return calls
 
 
 def _cells(case: BreadthCase) -> int:
@@ -547,7 +566,7 @@ def audit(
     ]
     if scale:
         tiers[-1:-1] = [
-            _Tier(tiered_cases(), TIERED_EXAMPLES, one_call=True),
+            _Tier(tiered_cases(domain), TIERED_EXAMPLES, one_call=True),
             _Tier(scaled_cases(domain), SCALED_EXAMPLES, one_call=True),
             _Tier(scale_cases(), SCALE_EXAMPLES, one_call=True),
         ]

@@ -1439,12 +1439,62 @@ def region_case(region: str, tier: str, rng: random.Random) -> Case:
     return REGION_BUILDERS[region](rng, SIZE_TIERS[tier](rng))
 
 
+PLACES = ("first", "last", "interleaved")
+"""Where added items go among a case's own: before, after, or spread between them."""
+DROPPED_RUNTIMES = (-1.0, -1e300, -5e-324)
+"""Runtimes of :func:`dropped_item`, in turn (the ``j``-th less ``j`` for the
+first): distinct small ones, the largest magnitude and the smallest, so a
+solver that scales, orders or sums values before it drops such items meets
+all three."""
+
+
+def dropped_item(j: int, budget: int) -> tuple[float, float]:
+    """The ``j``-th item every optimum leaves out (SPEC 4.2): a weight of
+    ``1 + j mod budget`` units, which fits, and a negative runtime
+    (extended domain only, SPEC 4.4)."""
+    runtime = DROPPED_RUNTIMES[j % 3] - (j if j % 3 == 0 else 0)
+    return unit_memory(1 + j % max(budget, 1)), runtime
+
+
+def place_items(
+    items: list[tuple[float, float]], added: list[tuple[float, float]], place: str
+) -> list[tuple[float, float]]:
+    """``items`` (memory, runtime) with ``added`` placed as :data:`PLACES` says."""
+    if place == "first":
+        return added + items
+    if place == "last":
+        return items + added
+    merged: list[tuple[float, float]] = []
+    every = max(len(added) // max(len(items), 1), 1)
+    pending = list(added)
+    for item in items:
+        merged += [*pending[:every], item]
+        pending = pending[every:]
+    return merged + pending
+
+
+def with_dropped_items(case: Case, count: int, place: str) -> Case:
+    """``case`` with ``count`` :func:`dropped_item` placed ``place``: the same
+    optimum (SPEC 4.2), the same optimal selections shifted to the new indices,
+    so a fast path of any value region and size also meets items it must drop."""
+    budget = round(case.max_memory * SCALE)
+    added = [dropped_item(j, budget) for j in range(count)]
+    items = place_items(list(zip(case.memory, case.runtime, strict=True)), added, place)
+    return Case(tuple(m for m, _ in items), tuple(r for _, r in items), case.max_memory)
+
+
 @st.composite
-def tiered_cases(draw: st.DrawFn) -> Case:
+def tiered_cases(draw: st.DrawFn, domain: str = "partitioner") -> Case:
     """A value region (:data:`REGION_BUILDERS`) at a size tier
     (:data:`SIZE_TIERS`), both drawn; the items by a seeded
-    :class:`random.Random`, as :func:`threshold_cases`."""
+    :class:`random.Random`, as :func:`threshold_cases`. In the extended
+    domain (SPEC 4.4), half the cases also hold between one and ``n + 3``
+    :func:`dropped_item` at a drawn place."""
     region = draw(st.sampled_from(sorted(REGION_BUILDERS)), label="region")
     tier = draw(st.sampled_from(list(SIZE_TIERS)), label="size tier")
     rng = random.Random(draw(st.integers(0, 2**64 - 1), label="item seed"))
-    return region_case(region, tier, rng)
+    case = region_case(region, tier, rng)
+    if domain != "extended" or not draw(st.booleans(), label="dropped items"):
+        return case
+    count = draw(st.integers(1, case.n + 3), label="dropped items")
+    return with_dropped_items(case, count, draw(st.sampled_from(PLACES), label="place"))

@@ -336,7 +336,7 @@ def audit_configuration(
         "hypothesis_settings": settings(max_examples=ROUND_EXAMPLES, derandomize=False),
         "domain": domain,
         "pinned": PINNED_CASES,
-        "breadth": breadth_cases(seed, sample),
+        "breadth": breadth_cases(seed, sample, domain),
         "golden": rest,
         "scope": scope_for(domain),
         "time_budget": time_budget,

@@ -716,6 +716,23 @@ def test_the_tiered_strategy_draws_every_region_at_every_tier() -> None:
     assert not missing
 
 
+def test_extended_tiered_cases_hold_dropped_items_in_about_half_the_draws() -> None:
+    """SPEC 4.4: in the extended domain the random phase's regions-at-every-size
+    tier puts items of negative runtime beside about half its cases (the
+    first of them has runtime -1), and in the partitioner domain beside none."""
+    drawn: dict[str, list[bool]] = {"extended": [], "partitioner": []}
+    for domain, flags in drawn.items():
+
+        @settings(SEARCH, max_examples=300, phases=[Phase.generate])
+        @given(tiered_cases(domain))
+        def sample(case: Case) -> None:
+            flags.append(-1.0 in case.runtime)  # noqa: B023 (run at once)
+
+        sample()
+    assert 0.3 < sum(drawn["extended"]) / len(drawn["extended"]) < 0.7
+    assert not any(drawn["partitioner"])
+
+
 def _tier_of(n: int) -> int:
     return 0 if n <= 3 else 1 if n <= 12 else 2 if n <= 129 else 3
 

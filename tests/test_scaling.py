@@ -25,12 +25,13 @@ from knapsack_audit.scaling import (
     PLACES,
     Scaling,
     big_tables,
+    neutral_kinds,
     replicated_optimum,
     scaled,
     table_cells,
 )
 from knapsack_audit.search import GOLDEN_NOTE, KnownCase, SearchStopped, audit, breadth_cases
-from knapsack_audit.strategies import LARGEST_REAL_CELLS, small_cases
+from knapsack_audit.strategies import LARGEST_REAL_CELLS, REGION_BUILDERS, small_cases
 from knapsack_audit.verify import golden_calls
 
 small_scalings = st.builds(
@@ -204,3 +205,62 @@ def test_verify_judges_the_real_calls_with_their_stored_optimum() -> None:
     )
     assert result.golden_checked == 1
     assert f"shrunk from {GOLDEN_NOTE} (mixtral_32" in result.findings["optimality"].message
+
+
+def test_negative_runtime_padding_is_the_extended_domain_s_only() -> None:
+    """SPEC 4.4: negative runtimes are valid in the extended domain only, so only
+    that domain pads with them; the partitioner domain keeps the other kinds."""
+    assert "negative runtime" in neutral_kinds("extended")
+    assert "negative runtime" not in neutral_kinds("partitioner")
+    assert set(neutral_kinds("partitioner")) | {"negative runtime"} == set(NEUTRAL)
+
+
+def _dropped(case: Case) -> bool:
+    return -1e300 in case.runtime and -5e-324 in case.runtime
+
+
+def test_extended_breadth_phases_hold_every_region_beside_items_every_optimum_drops() -> None:
+    """SPEC 4.2, 4.4: in the extended domain (our solvers' by default), every
+    breadth phase holds one case of each value region at a threshold size with
+    as many items of negative runtime as its own (weights that fit; runtimes
+    -1 - j, -1e300, -5e-324), placed first, last and interleaved; the
+    partitioner domain's holds none. Negative runtimes were drawn at up to 33
+    items only: mutants 32 and 40 of ``reductions.py`` (a value shift and an
+    order key that read a dropped neighbour's value) and 228 (a core's value
+    total read one index off) survived ``mutate`` at seed 10; these cases fail
+    32, 40 and 228 at 10 of 10 seeds (docs/mutation/README.md, session 9)."""
+    for seed in range(3):
+        extended = [c for c in breadth_cases(seed, domain="extended") if isinstance(c, Case)]
+        dropped = [c for c in extended if _dropped(c)]
+        assert len(dropped) == len(REGION_BUILDERS), seed
+        assert all(sum(r < 0 for r in c.runtime) * 2 == c.n for c in dropped), seed
+        first = [c for c in dropped if c.runtime[:2] == (-1.0, -1e300)]
+        last = [c for c in dropped if c.runtime[-1] < 0 and c.runtime[0] >= 0]
+        interleaved = [c for c in dropped if c.runtime[0] == -1.0 and c.runtime[1] >= 0]
+        assert first and last and interleaved, seed
+        partitioner = breadth_cases(seed)
+        assert not any(
+            r < 0 for c in partitioner for r in (c.case if isinstance(c, KnownCase) else c).runtime
+        ), seed
+
+
+def test_a_solver_that_weighs_values_against_dropped_ones_fails_the_extended_breadth() -> None:
+    """SPEC 4.2: a solver that treats a runtime as worthless when it is below
+    1e-12 of the largest magnitude of all items, dropped ones included, saves
+    nothing beside a runtime of -1e300; the extended breadth phase's cases
+    with dropped items find it, and the shrunk case still holds that item."""
+
+    def relative_to_all(memory: list[float], runtime: list[float], max_memory: float) -> Any:
+        tiny = 1e-12 * max((abs(r) for r in runtime), default=0.0)
+        values = [r if r > tiny else 0.0 for r in runtime]
+        return dp_knapsack_sliding_hirschberg(memory, values, max_memory)
+
+    dropped = [c for c in breadth_cases(seed=1, domain="extended") if isinstance(c, Case)]
+    result = audit(
+        relative_to_all,
+        Judge(exact=True),
+        breadth=[c for c in dropped if _dropped(c)],
+        properties=["optimality"],
+        max_examples=0,
+    )
+    assert -1e300 in result.findings["optimality"].case.runtime
