@@ -359,6 +359,71 @@ def test_torch_and_python_backends_agree(
         invariants.check_selection(weights, values, items, capacity, python)
 
 
+class _Corrupted(backends.PythonBackend):
+    """A backend with one wrong answer of the kind ``fault`` names."""
+
+    def __init__(self, weights: list[int], values: list[int], fault: str) -> None:
+        super().__init__(weights, values)
+        self.fault, self.profiles = fault, 0
+
+    def solve_small(self, items: Any, capacity: int) -> list[int]:
+        chosen = super().solve_small(items, capacity)
+        return chosen[:-1] if self.fault == "base case" and chosen else chosen
+
+    def profile(self, items: Any, capacity: int) -> list[int]:
+        row = super().profile(items, capacity)
+        self.profiles += 1
+        wrong = {"left profile": 1, "right profile": 0}.get(self.fault)
+        return [*row[:-1], row[-1] + 1] if wrong == self.profiles % 2 else row
+
+    def best_split(self, left: Any, right: Any, capacity: int) -> tuple[int, int]:
+        split, value = super().best_split(left, right, capacity)
+        if self.fault == "split below 0":
+            return -1, value
+        return split, value + (self.fault == "split value")
+
+
+@pytest.mark.parametrize(
+    ("fault", "message"),
+    [
+        ("base case", "selection value"),
+        ("left profile", "profile of"),
+        ("right profile", "profile of"),
+        ("split value", r"L \+ R = "),
+        ("split below 0", "split -1 outside"),
+    ],
+)
+def test_debug_checks_catch_a_wrong_backend_answer_at_every_step(
+    fault: str, message: str, configure: Configure
+) -> None:
+    """SPEC 3.3: with ``debug_checks`` the driver checks each base case's
+    selection, both halves' profiles and each split (its range, then its value)
+    against the full table (proofs/04, 06), so one wrong answer of the backend
+    raises at once."""
+    configure(base_case_items=2, debug_checks=True)
+    weights, values = [3, 4, 5, 2, 6, 1], [4, 5, 7, 2, 9, 1]
+    with pytest.raises(AssertionError, match=message):
+        driver.solve(_Corrupted(weights, values, fault), weights, values, range(6), 12)
+
+
+def test_debug_checks_check_the_whole_selection_at_the_end(
+    configure: Configure, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SPEC 3.3: with ``debug_checks`` the driver's answer is checked as a whole,
+    so a wrong step outside the backend (here: an item saved twice) raises."""
+    configure(debug_checks=True)
+    solve_segment = driver._solve_segment
+
+    def saves_one_twice(*args: Any) -> None:
+        solve_segment(*args)
+        args[-1].append(args[-1][0])
+
+    monkeypatch.setattr(driver, "_solve_segment", saves_one_twice)
+    weights, values = [3, 4, 5], [4, 5, 7]
+    with pytest.raises(AssertionError, match="duplicate items"):
+        driver.solve(backends.PythonBackend(weights, values), weights, values, range(3), 9)
+
+
 def test_backend_profiles_equal_the_full_table() -> None:
     """SPEC 3.3: each backend's profile equals the table's row (proofs/04)."""
     rng = random.Random(3)
