@@ -25,6 +25,7 @@ import torch._functorch.config as functorch_config
 import torch._functorch.partitioners as partitioners
 from compiled_steps import gradients
 from torch._functorch._activation_checkpointing.knapsack import dp_knapsack
+from torch._functorch._activation_checkpointing.knapsack_evaluator import KnapsackEvaluator
 
 from knapsack_audit.golden import fixtures
 from knapsack_audit.integer_oracle import canonical_table
@@ -35,6 +36,7 @@ from knapsack_audit.optimized.evaluator import (
     knee_budgets,
 )
 from knapsack_audit.reference import dp_knapsack as reference_dp_knapsack
+from knapsack_audit.reference import quantize
 
 SMALL_CALL_ITEMS = 100
 """By default the knee test runs on the first golden call of each fixture file
@@ -282,3 +284,80 @@ def test_frontier_solver_errors_name_the_argument() -> None:
         solver([[1]], [1.0], 1.0)  # type: ignore[list-item]
     with pytest.raises(ValueError, match=r"memory\[0\] must be >= 0"):
         solver([-1.0], [1.0], 1.0)
+
+
+def _first_golden_call() -> tuple[list[float], list[float], float]:
+    return fixtures.load()[0].case.arguments()
+
+
+def test_knee_budgets_are_the_budgets_torchs_knee_search_evaluates() -> None:
+    """SPEC 7.3: ``knee_budgets`` is the list of budgets torch's
+    ``get_knee_point_memory_budget`` passes to the solver, in order."""
+    memory, runtime, max_memory = _first_golden_call()
+    asked: list[float] = []
+
+    def recording(memory: list[float], runtime: list[float], budget: float) -> Any:
+        asked.append(budget)
+        return dp_knapsack_sliding_hirschberg(memory, runtime, budget)
+
+    evaluator_for_call(memory, runtime).get_knee_point_memory_budget(
+        knapsack_algo=recording, max_mem_budget=max_memory
+    )
+    assert asked == knee_budgets(max_memory)
+
+
+def test_the_served_evaluator_rejects_a_solver_that_loses_an_item_as_torchs_does() -> None:
+    """SPEC 7.3: an answer that leaves an item neither saved nor recomputed is
+    refused by FrontierKnapsackEvaluator with torch's own check and message."""
+    memory, runtime, max_memory = _first_golden_call()
+
+    def loses_one(memory: list[float], runtime: list[float], budget: float) -> Any:
+        value, saved, recomputed = dp_knapsack_sliding_hirschberg(memory, runtime, budget)
+        return value, saved, recomputed[1:]
+
+    for evaluator_class in (KnapsackEvaluator, FrontierKnapsackEvaluator):
+        evaluator = evaluator_for_call(memory, runtime, evaluator_class)
+        with pytest.raises(AssertionError, match="must be accounted for"):
+            evaluator.evaluate_distribution_of_results_for_knapsack_algo(loses_one, [max_memory])
+
+
+def test_the_knee_search_builds_one_frontier_as_wide_as_its_largest_budget() -> None:
+    """SPEC 7.3: FrontierKnapsackEvaluator prepares the solver for the largest
+    budget of the search, so one frontier of exactly that width serves all 100
+    budgets (a frontier of the items' whole weight costs more)."""
+    memory, runtime, max_memory = _first_golden_call()
+    solver = integration.FrontierSolver()
+    evaluator_for_call(memory, runtime, FrontierKnapsackEvaluator).get_knee_point_memory_budget(
+        knapsack_algo=solver, max_mem_budget=max_memory
+    )
+    widths = [frontier.capacity for frontier in solver._frontiers.values()]
+    assert solver.frontiers_built == 1 and solver.calls == 100
+    assert widths == [quantize(max(knee_budgets(max_memory)))] < [quantize(sum(memory))]
+
+
+def test_frontier_solver_prepares_once_and_then_serves_without_building() -> None:
+    """SPEC 7.3: ``prepare`` builds a frontier unless one as wide exists, and
+    calls at budgets it covers build none; a call with no frontier builds one
+    as wide as the items' whole weight, which serves every larger budget."""
+    memory, runtime = [0.6, 0.7, 0.8], [3.0, 4.0, 5.0]
+    solver = integration.FrontierSolver()
+    solver.prepare(memory, runtime, 1.3)
+    solver.prepare(memory, runtime, 1.3)
+    assert solver.frontiers_built == 1
+    assert solver(memory, runtime, 1.3) == dp_knapsack_sliding_hirschberg(memory, runtime, 1.3)
+    assert solver.frontiers_built == 1
+    fresh = integration.FrontierSolver()
+    for budget in (0.5, 1.6, 2.1):
+        assert fresh(memory, runtime, budget) == dp_knapsack_sliding_hirschberg(
+            memory, runtime, budget
+        )
+    assert fresh.frontiers_built == 1
+
+
+def test_frontier_solver_serves_the_asked_budget_when_the_whole_weight_is_too_wide() -> None:
+    """SPEC 1.6, 7.3: when a frontier of the items' whole weight would not fit
+    in memory, the solver builds one only as wide as the budget asked."""
+    memory, runtime = [1e12, 2e-4, 3e-4], [1.0, 2.0, 3.0]
+    solver = integration.FrontierSolver()
+    assert solver(memory, runtime, 4e-4) == dp_knapsack_sliding_hirschberg(memory, runtime, 4e-4)
+    assert solver.frontiers_built == 1
