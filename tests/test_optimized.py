@@ -360,24 +360,29 @@ def test_torch_and_python_backends_agree(
 
 
 class _Corrupted(backends.PythonBackend):
-    """A backend with one wrong answer of the kind ``fault`` names."""
+    """A backend with one wrong answer of the kind ``fault`` names: the first
+    base case one item short, the profile of a split's left or right half one
+    unit high, a split's value one high, or a split of -1."""
 
     def __init__(self, weights: list[int], values: list[int], fault: str) -> None:
         super().__init__(weights, values)
-        self.fault, self.profiles = fault, 0
+        self.fault, self.base_cases, self.halves = fault, 0, {}
 
     def solve_small(self, items: Any, capacity: int) -> list[int]:
         chosen = super().solve_small(items, capacity)
-        return chosen[:-1] if self.fault == "base case" and chosen else chosen
+        self.base_cases += 1
+        first = self.base_cases == 1 and self.fault == "base case"
+        return chosen[:-1] if first and chosen else chosen
 
     def profile(self, items: Any, capacity: int) -> list[int]:
         row = super().profile(items, capacity)
-        self.profiles += 1
-        wrong = {"left profile": 1, "right profile": 0}.get(self.fault)
-        return [*row[:-1], row[-1] + 1] if wrong == self.profiles % 2 else row
+        if self.halves.get(self.fault) == list(items):
+            return [*row[:-1], row[-1] + 1]
+        return row
 
     def best_split(self, left: Any, right: Any, capacity: int) -> tuple[int, int]:
         split, value = super().best_split(left, right, capacity)
+        self.halves = {"left profile": list(left), "right profile": list(right)}
         if self.fault == "split below 0":
             return -1, value
         return split, value + (self.fault == "split value")
@@ -399,11 +404,13 @@ def test_debug_checks_catch_a_wrong_backend_answer_at_every_step(
     """SPEC 3.3: with ``debug_checks`` the driver checks each base case's
     selection, both halves' profiles and each split (its range, then its value)
     against the full table (proofs/04, 06), so one wrong answer of the backend
-    raises at once."""
+    raises at once: a wrong first base case before a second one is solved."""
     configure(base_case_items=2, debug_checks=True)
     weights, values = [3, 4, 5, 2, 6, 1], [4, 5, 7, 2, 9, 1]
+    backend = _Corrupted(weights, values, fault)
     with pytest.raises(AssertionError, match=message):
-        driver.solve(_Corrupted(weights, values, fault), weights, values, range(6), 12)
+        driver.solve(backend, weights, values, range(6), 12)
+    assert backend.base_cases <= 1
 
 
 def test_debug_checks_check_the_whole_selection_at_the_end(
