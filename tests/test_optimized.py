@@ -406,10 +406,11 @@ def test_debug_checks_catch_a_wrong_backend_answer_at_every_step(
     against the full table (proofs/04, 06), so one wrong answer of the backend
     raises at once: a wrong first base case before a second one is solved."""
     configure(base_case_items=2, debug_checks=True)
-    weights, values = [3, 4, 5, 2, 6, 1], [4, 5, 7, 2, 9, 1]
+    weights = [3, 4, 5, 2, 6, 1, 5, 4, 3, 6]
+    values = [4, 5, 7, 2, 9, 1, 6, 5, 4, 8]  # two base cases at C = 14
     backend = _Corrupted(weights, values, fault)
     with pytest.raises(AssertionError, match=message):
-        driver.solve(backend, weights, values, range(6), 12)
+        driver.solve(backend, weights, values, range(10), 14)
     assert backend.base_cases <= 1
 
 
