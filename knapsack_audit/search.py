@@ -138,12 +138,16 @@ sums or a packed table one word off in 1 to 8 draws of 10 (measured on
 ``mutate`` survivors of ``optimized/backends.py``); three of each make it
 likely in every run, not in one run of several."""
 
-DROPPED_ITEM_TIERS = ("4-12", "thresholds")
+DROPPED_ITEM_PLACES = {"4-12": ("interleaved",), "thresholds": PLACES}
 """Size tiers at which an extended-domain breadth phase holds every value
-region beside items every optimum drops (:func:`_with_dropped_items`):
-mutant 77 of ``bounded.py`` (the critical type starts as type 0, a dropped
-item's) fails at 15 of 20 breadth seeds at 4-12 items, 4 of 20 at
-threshold sizes; 228 of ``reductions.py`` at 10 of 10 at threshold sizes."""
+region beside items every optimum drops (:func:`_with_dropped_items`), and
+their places: at 4-12 items always interleaved (a dropped item at index 0
+and before every own item), at threshold sizes first, last and interleaved
+in turn. Mutant 77 of ``bounded.py`` (the critical type starts as type 0,
+then a dropped item's) fails on a dropped item at index 0 only: at 4-12
+items it failed 23 of 288 cases placed first, 23 interleaved, 0 last, and
+every one of 12 seeds held a failing case; 228 of ``reductions.py`` fails
+at threshold sizes at 10 of 10 breadth seeds."""
 
 EVERY_REGION_TIERS = ("thresholds", "partitioner")
 """Size tiers of which the breadth phase holds a case of every value region
@@ -232,8 +236,8 @@ def breadth_cases(
     :data:`~knapsack_audit.strategies.HUGE_BUDGET_CELLS` table cells, and
     :data:`RAISED_TWICE_DRAWS` more of the region "copies a bound raises
     twice" at each of :data:`EVERY_REGION_TIERS`, and in the extended domain
-    every region at each of :data:`DROPPED_ITEM_TIERS` beside items every
-    optimum drops (those of more cells after the costly ones); then,
+    every region at each tier of :data:`DROPPED_ITEM_PLACES` beside items
+    every optimum drops (those of more cells after the costly ones); then,
     from the first three small ones with a positive budget, one call per
     scaling of :func:`~knapsack_audit.scaling.big_tables` (tables over twice
     the largest real call's); then the ``real`` calls; then the tiny and
@@ -291,15 +295,15 @@ def breadth_cases(
 
 
 def _with_dropped_items(rng: random.Random) -> list[Case]:
-    """One case of every value region at each of :data:`DROPPED_ITEM_TIERS`
-    with as many :func:`~knapsack_audit.strategies.dropped_item` as it has
-    items, placed first, last and interleaved in turn from a drawn start
-    (the extended domain, SPEC 4.4)."""
+    """One case of every value region at each tier of
+    :data:`DROPPED_ITEM_PLACES` with as many
+    :func:`~knapsack_audit.strategies.dropped_item` as it has items, at the
+    tier's places in turn from a drawn start (the extended domain, SPEC 4.4)."""
     calls, turn = [], rng.randrange(len(PLACES))
-    for tier in DROPPED_ITEM_TIERS:
+    for tier, places in DROPPED_ITEM_PLACES.items():
         for k, region in enumerate(sorted(REGION_BUILDERS)):
             case = region_case(region, tier, rng)
-            calls.append(with_dropped_items(case, case.n, PLACES[(turn + k) % len(PLACES)]))
+            calls.append(with_dropped_items(case, case.n, places[(turn + k) % len(places)]))
     return calls
 
 
