@@ -1450,8 +1450,8 @@ all three."""
 
 def dropped_item(j: int, budget: int) -> tuple[float, float]:
     """The ``j``-th item every optimum leaves out (SPEC 4.2): a weight of
-    ``1 + j mod budget`` units, which fits, and a negative runtime
-    (extended domain only, SPEC 4.4)."""
+    ``1 + j mod budget`` units (within a positive budget, so a table solver
+    must weigh it) and a negative runtime (extended domain only, SPEC 4.4)."""
     runtime = DROPPED_RUNTIMES[j % 3] - (j if j % 3 == 0 else 0)
     return unit_memory(1 + j % max(budget, 1)), runtime
 
