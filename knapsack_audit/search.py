@@ -149,6 +149,24 @@ items it failed 23 of 288 cases placed first, 23 interleaved, 0 last, and
 every one of 12 seeds held a failing case; 228 of ``reductions.py`` fails
 at threshold sizes at 10 of 10 breadth seeds."""
 
+DROPPED_TYPE_REGIONS = (
+    "exact copies",
+    "copies a branch and bound gives up on",
+    "copies whose window passes 2**31",
+    "optimum across 2**31",
+)
+"""Regions of exact copies (SPEC 6.3) that an extended-domain breadth phase
+draws :data:`DROPPED_TYPE_DRAWS` more times at 4-12 items beside as many
+interleaved dropped items: a solver that groups copies into types then
+meets a first type that every optimum drops. One case of these regions
+fails mutant 77 of ``bounded.py`` in 5 to 6 draws of 12 (the others in 0 to
+1), and one of each region at 4-12 items left it alive at 5 of 10 breadth
+seeds (10-19, ``4ceff47``). Tables of a few hundred cells: milliseconds."""
+
+DROPPED_TYPE_DRAWS = 2
+"""Cases of each of :data:`DROPPED_TYPE_REGIONS` that :func:`_with_dropped_items`
+adds beside the one every region has."""
+
 EVERY_REGION_TIERS = ("thresholds", "partitioner")
 """Size tiers of which the breadth phase holds a case of every value region
 (fast paths switch on sizes like these)."""
@@ -298,12 +316,18 @@ def _with_dropped_items(rng: random.Random) -> list[Case]:
     """One case of every value region at each tier of
     :data:`DROPPED_ITEM_PLACES` with as many
     :func:`~knapsack_audit.strategies.dropped_item` as it has items, at the
-    tier's places in turn from a drawn start (the extended domain, SPEC 4.4)."""
+    tier's places in turn from a drawn start (the extended domain, SPEC 4.4),
+    then :data:`DROPPED_TYPE_DRAWS` more of each of
+    :data:`DROPPED_TYPE_REGIONS` at 4-12 items, interleaved."""
     calls, turn = [], rng.randrange(len(PLACES))
     for tier, places in DROPPED_ITEM_PLACES.items():
         for k, region in enumerate(sorted(REGION_BUILDERS)):
             case = region_case(region, tier, rng)
             calls.append(with_dropped_items(case, case.n, places[(turn + k) % len(places)]))
+    for region in DROPPED_TYPE_REGIONS:
+        for _ in range(DROPPED_TYPE_DRAWS):
+            case = region_case(region, "4-12", rng)
+            calls.append(with_dropped_items(case, case.n, "interleaved"))
     return calls
 
 
