@@ -73,6 +73,7 @@ from knapsack_audit.strategies import (
     packed_table_case,
     region_case,
     scale_cases,
+    search_gives_up_case,
     small_cases,
     tiered_cases,
     with_dropped_items,
@@ -167,6 +168,17 @@ DROPPED_TYPE_DRAWS = 2
 """Cases of each of :data:`DROPPED_TYPE_REGIONS` that :func:`_with_dropped_items`
 adds beside the one every region has."""
 
+WIDEST_GRID_DRAWS = 12
+"""Cases of the region "copies a branch and bound gives up on" with the budget
+on the widest type's grid (:func:`~knapsack_audit.strategies.search_gives_up_case`,
+``on_widest_grid``) at each size tier of :data:`EVERY_REGION_TIERS`: the
+last row of a stage over the widest type then ends at the budget's column,
+where a scratch row a cell or two short is overrun. One case fails such a
+bug (``optimized/bounded.py`` mutant 176) in about 1 draw of 6 (14 of 80 in
+process), the region's own draws never (0 of 360: an even widest weight
+under an odd budget); eight per tier fail it in most runs. Tables of at most
+a few hundred thousand cells."""
+
 EVERY_REGION_TIERS = ("thresholds", "partitioner")
 """Size tiers of which the breadth phase holds a case of every value region
 (fast paths switch on sizes like these)."""
@@ -253,7 +265,9 @@ def breadth_cases(
     (regions in a seeded order), those of fewer than
     :data:`~knapsack_audit.strategies.HUGE_BUDGET_CELLS` table cells, and
     :data:`RAISED_TWICE_DRAWS` more of the region "copies a bound raises
-    twice" at each of :data:`EVERY_REGION_TIERS`, and in the extended domain
+    twice" and :data:`WIDEST_GRID_DRAWS` of "copies a branch and bound gives
+    up on" with the budget on the widest type's grid at each of
+    :data:`EVERY_REGION_TIERS`, and in the extended domain
     every region at each tier of :data:`DROPPED_ITEM_PLACES` beside items
     every optimum drops (those of more cells after the costly ones); then,
     from the first three small ones with a positive budget, one call per
@@ -297,9 +311,15 @@ def breadth_cases(
         for _ in range(RAISED_TWICE_DRAWS)
     ]
     dropped = _with_dropped_items(rng) if domain == "extended" else []
+    widest_grid = [
+        search_gives_up_case(rng, SIZE_TIERS[tier](rng), on_widest_grid=True)
+        for tier in EVERY_REGION_TIERS
+        for _ in range(WIDEST_GRID_DRAWS)
+    ]
     return [
         *cheap,
         *raised_twice,
+        *widest_grid,
         *[case for case in dropped if _cells(case) < HUGE_BUDGET_CELLS],
         *scaled_up,
         *real,

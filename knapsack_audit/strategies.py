@@ -497,6 +497,11 @@ def _copies_region(rng: random.Random, n: int) -> Case:
 
 
 def _search_gives_up_region(rng: random.Random, n: int) -> Case:
+    """:func:`search_gives_up_case` off the widest type's grid."""
+    return search_gives_up_case(rng, n)
+
+
+def search_gives_up_case(rng: random.Random, n: int, on_widest_grid: bool = False) -> Case:
     """Copies of 4 to 10 types of nearly one efficiency ``e`` (runtime ``e w``
     plus up to ``e / 3``), even weights up to 60 units under an odd budget
     three times in five: no selection meets the LP bound, so a branch and
@@ -510,7 +515,15 @@ def _search_gives_up_region(rng: random.Random, n: int) -> Case:
     Budget a quarter to nine tenths of the
     total weight, at most 400 units three times in four (light types of
     many copies are then unbounded stages), else ``max(60, REGION_CELLS / n)``.
-    Below 13 items (too few copies to defeat a search), :func:`_copies_region`."""
+    Below 13 items (too few copies to defeat a search), :func:`_copies_region`.
+
+    ``on_widest_grid``: the widest weight made odd and the budget an odd
+    multiple of it (``W``, ``3 W``, ...): the budget is still odd, so no
+    selection of even weights fills it, but a stage over the widest type
+    (``C // W + 1`` rows of ``W`` columns) now ends exactly at the budget's
+    column, where a scratch row sized one or two cells short is overrun
+    (``optimized/bounded.py`` mutant 176). With an even widest weight and an
+    odd budget that column is never on its grid."""
     if n < 13:
         return _copies_region(rng, n)
     count = rng.randint(4, min(10, n // 2))
@@ -518,6 +531,8 @@ def _search_gives_up_region(rng: random.Random, n: int) -> Case:
     mixed = rng.random() < 0.4
     if mixed and rng.random() < 0.75:
         weights[0] -= 1
+    if on_widest_grid:
+        weights[-1] |= 1
     e = rng.randint(50, 5000)
     types = [(w, float(w * e + rng.randint(0, e // 3))) for w in weights]
     copies = [1, 1] + [rng.choice((1, 2, 3, 5, 8, 13)) for _ in range(count - 2)]
@@ -532,6 +547,8 @@ def _search_gives_up_region(rng: random.Random, n: int) -> Case:
     budget = min(rng.randint(total // 4, 9 * total // 10), most)
     if not mixed:
         budget |= 1
+    if on_widest_grid:
+        budget = weights[-1] * ((budget // weights[-1]) | 1)
     return _case_of_units(items, budget)
 
 

@@ -31,12 +31,14 @@ from knapsack_audit.optimized import (
     solver,
 )
 from knapsack_audit.optimized.backends import TorchBackend
+from knapsack_audit.properties import Judge, check_call
 from knapsack_audit.reference import exact_optimum, quantize
 from knapsack_audit.scaling import TABLE_TIERS, Scaling, scaled, table_cells
 from knapsack_audit.search import (
     RAISED_TWICE_DRAWS,
     SPLITTING_DRAWS,
     SPLITTING_SHAPES,
+    WIDEST_GRID_DRAWS,
     breadth_cases,
 )
 from knapsack_audit.strategies import (
@@ -879,6 +881,61 @@ def test_every_breadth_phase_holds_a_huge_budget_call_of_each_runtime_kind() -> 
         proportional = [case for case, e in excess.items() if min(e) < 0]
         assert small_noise and large_noise and proportional, seed
         assert max(_longest_pareto_frontier(case) for case in small_noise) > 1024, seed
+
+
+def _on_widest_grid(case: Case) -> bool:
+    """Whether the case is copies of 4 to 10 types under an odd budget that is
+    a multiple of its widest weight, the other weights even but the lightest."""
+    q, kinds = budget(case), sorted({w for w in weights(case)})
+    widest = kinds[-1]
+    return (
+        4 <= len(kinds) <= 10
+        and len(set(case.runtime)) < case.n
+        and widest % 2 == 1
+        and q % 2 == 1
+        and q % widest == 0
+        and all(w % 2 == 0 for w in kinds[1:-1])
+    )
+
+
+class _ShortRowTorch:
+    """``torch`` for :mod:`optimized.bounded`, but the profile row of
+    :func:`~knapsack_audit.optimized.bounded.solve_counts` (its one
+    ``torch.zeros``) is two cells shorter: mutant 176's scratch row."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(torch, name)
+
+    def zeros(self, size: int, **kwargs: Any) -> torch.Tensor:
+        return torch.zeros(size - 2, **kwargs)
+
+
+def test_every_breadth_phase_holds_budgets_on_the_widest_types_grid(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SPEC 3.3: whatever the seed and domain, the breadth phase holds
+    ``WIDEST_GRID_DRAWS`` calls at each of the threshold and partitioner
+    sizes of copies a branch and bound gives up on, with an odd widest weight
+    and the budget an odd multiple of it, so that a stage over the widest type
+    ends at the budget's column. The region's own draws (even weights under
+    an odd budget) never put it there: mutant 176 of ``bounded.py`` (the
+    profile row two cells short) survived ``mutate`` and every breadth seed
+    (0 of 360 draws in process). With that row, our solver now fails a call of
+    the breadth phase of each seed below (docs/mutation/README.md, session 10)."""
+    for seed in range(4):
+        for domain in ("partitioner", "extended"):
+            grid = [
+                c
+                for c in breadth_cases(seed, domain=domain)
+                if isinstance(c, Case) and _on_widest_grid(c)
+            ]
+            assert sum(c.n in THRESHOLD_SIZES for c in grid) >= WIDEST_GRID_DRAWS, (seed, domain)
+            assert sum(c.n >= 128 for c in grid) >= WIDEST_GRID_DRAWS, (seed, domain)
+        judge = Judge(exact=True)
+        assert not any(check_call(dp_knapsack_sliding_hirschberg, c, judge) for c in grid), seed
+        with monkeypatch.context() as patched:
+            patched.setattr(bounded, "torch", _ShortRowTorch())
+            assert any(check_call(dp_knapsack_sliding_hirschberg, c, judge) for c in grid), seed
 
 
 def test_every_breadth_phase_holds_copies_a_bound_raises_twice_at_both_large_tiers() -> None:
