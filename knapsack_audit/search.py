@@ -69,6 +69,7 @@ from knapsack_audit.strategies import (
     SIZE_TIERS,
     cases,
     correlated_case,
+    everything_fits_case,
     huge_budget_case,
     packed_table_case,
     region_case,
@@ -179,6 +180,18 @@ process), the region's own draws never (0 of 360: an even widest weight
 under an odd budget); eight per tier fail it in most runs. Tables of at most
 a few hundred thousand cells."""
 
+SAVED_COUNT_SIZES = (17, 33, 65, 129, 257, 513, 1025)
+"""Item counts just past each power of two from 16 to 1024 at which the
+breadth phase holds a call where every item fits
+(:func:`~knapsack_audit.strategies.everything_fits_case`): the saved
+count then crosses each, and the budget lies past the float sum of
+memories that quantize up. An independent reviewer's blind corpus of
+eight size-gated bugs (session 10) had two that passed every default
+run: a budget capped at the float sum's quantization from 128 items, and
+the saved indices kept in a buffer of 1,024 entries; no region drew a
+budget past the float sum at those sizes, nor more than 1,024 saved
+items. Tables of at most about 2.1e6 cells."""
+
 EVERY_REGION_TIERS = ("thresholds", "partitioner")
 """Size tiers of which the breadth phase holds a case of every value region
 (fast paths switch on sizes like these)."""
@@ -267,7 +280,8 @@ def breadth_cases(
     :data:`RAISED_TWICE_DRAWS` more of the region "copies a bound raises
     twice" and :data:`WIDEST_GRID_DRAWS` of "copies a branch and bound gives
     up on" with the budget on the widest type's grid at each of
-    :data:`EVERY_REGION_TIERS`, and in the extended domain
+    :data:`EVERY_REGION_TIERS`, one call where every item fits at each of
+    :data:`SAVED_COUNT_SIZES`, and in the extended domain
     every region at each tier of :data:`DROPPED_ITEM_PLACES` beside items
     every optimum drops (those of more cells after the costly ones); then,
     from the first three small ones with a positive budget, one call per
@@ -316,10 +330,12 @@ def breadth_cases(
         for tier in EVERY_REGION_TIERS
         for _ in range(WIDEST_GRID_DRAWS)
     ]
+    saved_counts = [everything_fits_case(rng, n, every_item_fits=True) for n in SAVED_COUNT_SIZES]
     return [
         *cheap,
         *raised_twice,
         *widest_grid,
+        *saved_counts,
         *[case for case in dropped if _cells(case) < HUGE_BUDGET_CELLS],
         *scaled_up,
         *real,

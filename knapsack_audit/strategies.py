@@ -863,6 +863,36 @@ def _float_sum_budget_region(rng: random.Random, n: int) -> Case:
     return Case(tuple(memory), tuple(_whole(rng, n)), budget)
 
 
+def everything_fits_case(rng: random.Random, n: int, every_item_fits: bool | None = None) -> Case:
+    """Memories that quantize *up*: ``w - d`` units each (``w`` 1 to
+    :func:`_most_units`, ``d`` 0.05 to 0.45), so their float sum quantizes
+    below their quantized sum (by about ``n / 4`` units), with whole runtimes
+    of 1 to 9, under a budget at or past the float sum: with
+    ``every_item_fits`` (``None``: half the draws) the quantized sum plus 0
+    to 2 units, where the optimum saves every item; else, as often, up to
+    twice the quantized sum or between the float sum and the quantized sum.
+    A solver that caps the budget at the float sum's quantization, or that
+    treats "everything fits" from the float sum, saves too little; one that
+    keeps its selection in a buffer sized to a power of two loses the items
+    past it when every item fits (the saved count is ``n``)."""
+    units = _split_units(rng, n, _most_units(n))
+    memory = [(w - rng.uniform(0.05, 0.45)) / SCALE for w in units]
+    total = sum(units)
+    floor = math.ceil(max(sum(memory), math.fsum(memory)) * SCALE)
+    fits = rng.random() < 0.5 if every_item_fits is None else every_item_fits
+    if fits:
+        budget = total + rng.randint(0, 2)
+    elif rng.random() < 0.5:
+        budget = rng.randint(total, 2 * total)
+    else:
+        budget = rng.randint(min(floor, total), total)
+    return Case(tuple(memory), tuple(_whole(rng, n)), unit_memory(budget))
+
+
+def _everything_fits_region(rng: random.Random, n: int) -> Case:
+    return everything_fits_case(rng, n)
+
+
 def lp_bound_slack(weights: Sequence[int], values: Sequence[int], capacity: int) -> LpSlack | None:
     """The Dembo-Hammer test of bound fixing (proofs/07, R6), in integers.
 
@@ -1434,6 +1464,7 @@ REGION_BUILDERS: dict[str, RegionBuilder] = {
     "free items": _free_items_region,
     "zero runtimes": _zero_runtime_region,
     "budget = float sum < quantized sum": _float_sum_budget_region,
+    "budget past the float sum, memories quantized up": _everything_fits_region,
     "float32-absorbing runtimes": _absorbing_region,
     "bound fixing decided by a unit": _fixing_boundary_region,
     "runtime proportional to memory": _proportional_region,

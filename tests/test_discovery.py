@@ -36,6 +36,7 @@ from knapsack_audit.reference import exact_optimum, quantize
 from knapsack_audit.scaling import TABLE_TIERS, Scaling, scaled, table_cells
 from knapsack_audit.search import (
     RAISED_TWICE_DRAWS,
+    SAVED_COUNT_SIZES,
     SPLITTING_DRAWS,
     SPLITTING_SHAPES,
     WIDEST_GRID_DRAWS,
@@ -312,6 +313,9 @@ TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
     "zero runtimes": lambda c: 0.0 in c.runtime or c.n <= 2,
     "budget = float sum < quantized sum": lambda c: (
         c.max_memory >= sum(c.memory) and sum(weights(c)) > budget(c)
+    ),
+    "budget past the float sum, memories quantized up": lambda c: (
+        budget(c) >= round(sum(c.memory) * 10000) < sum(weights(c))
     ),
     "float32-absorbing runtimes": lambda c: any(r >= 1e8 for r in c.runtime) or c.n <= 2,
     "bound fixing decided by a unit": lambda c: _unit_decides_fixing(c) or c.n <= 2,
@@ -936,6 +940,50 @@ def test_every_breadth_phase_holds_budgets_on_the_widest_types_grid(
         with monkeypatch.context() as patched:
             patched.setattr(bounded, "torch", _ShortRowTorch())
             assert any(check_call(dp_knapsack_sliding_hirschberg, c, judge) for c in grid), seed
+
+
+def _budget_capped_at_the_float_sum_from_128(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Any:
+    """Our solver, but from 128 items the budget is capped at the float sum's
+    quantization (a blind reviewer's bug, session 10)."""
+    if len(memory) >= 128:
+        max_memory = min(max_memory, round(sum(memory) * 10000) / 10000)
+    return dp_knapsack_sliding_hirschberg(memory, runtime, max_memory)
+
+
+def _saved_indices_in_1024_entries(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Any:
+    """Our solver, but only the first 1,024 saved indices are kept (the other
+    blind bug: a fixed-size buffer for the selection)."""
+    value, saved, recomputable = dp_knapsack_sliding_hirschberg(memory, runtime, max_memory)
+    return value, saved[:1024], recomputable
+
+
+def test_every_breadth_phase_holds_every_item_fitting_past_each_power_of_two() -> None:
+    """SPEC 2.1, 3.2, 7.2(b): whatever the seed and domain, the breadth phase
+    holds, at each of ``SAVED_COUNT_SIZES`` (17 to 1,025 items), a call where
+    every item fits and the budget lies past the float sum of memories that
+    quantize up, so that the saved count crosses each power of two. Two bugs
+    of a blind reviewer's corpus passed every default run before: a budget
+    capped at the float sum's quantization from 128 items, and a selection
+    kept in 1,024 entries. Both fail these calls; our solver is exact on them."""
+    judge = Judge(exact=True)
+    for seed in range(3):
+        for domain in ("partitioner", "extended"):
+            fitting = [
+                c
+                for c in breadth_cases(seed, domain=domain)
+                if isinstance(c, Case)
+                and c.n in SAVED_COUNT_SIZES
+                and sum(weights(c)) <= budget(c)
+                and round(sum(c.memory) * 10000) < sum(weights(c))
+            ]
+            assert sorted({c.n for c in fitting}) == list(SAVED_COUNT_SIZES), (seed, domain)
+        assert not any(check_call(dp_knapsack_sliding_hirschberg, c, judge) for c in fitting)
+        for bug in (_budget_capped_at_the_float_sum_from_128, _saved_indices_in_1024_entries):
+            assert any(check_call(bug, c, judge) for c in fitting), (seed, bug.__name__)
 
 
 def test_every_breadth_phase_holds_copies_a_bound_raises_twice_at_both_large_tiers() -> None:
