@@ -67,6 +67,8 @@ FOUND_AT_SCALE = (
     "bound_fixing_skips_unit_gains_from_16",
     "core_window_unclamped_from_16",
     "type_bounds_recount_raised_copies_from_16",
+    "budget_capped_at_float_total_from_128",
+    "selection_in_1024_entries",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;

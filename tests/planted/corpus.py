@@ -1154,6 +1154,53 @@ def type_bounds_recount_raised_copies_from_16(
     return answer(runtime, free + [i for k in kinds for i in groups[k][: lo[k]]] + chosen)
 
 
+# ------------------------- a blind reviewer's shapes that passed (session 10)
+
+
+def budget_capped_at_float_total_from_128(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 128 items on, the budget is first capped at the total memory ("no
+    selection can weigh more, so the table need not be wider"), the total
+    taken as a float sum and then quantized: memories that quantize up weigh
+    more than their float sum says, so the cap cuts a budget every item fits,
+    e.g. ``([0.00016] * 128, [1.0] * 128, 0.0256)`` (256 units of weights,
+    capped at 205: 102 items saved of 128)."""
+    if len(memory) < 128:
+        return exact(memory, runtime, max_memory)
+    weights = quantize_all(memory)
+    capacity = min(round(max_memory * SCALE), round(math.fsum(memory) * SCALE))
+    return answer(runtime, backtrack(table(weights, runtime, capacity), weights, capacity))
+
+
+SELECTION_ENTRIES = 1024
+
+
+def selection_in_1024_entries(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """The backtrack writes the saved indices into a preallocated array of
+    1,024 entries ("no list appends in the hot loop") and the items it does
+    not take into the recomputable list; a saved item past the array's end
+    is dropped, so it is in neither list and the value, read from the
+    table, counts it, e.g. ``([0.0001] * 1025, [1.0] * 1025, 0.1025)``."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    dp = table(weights, runtime, capacity)
+    entries = np.empty(SELECTION_ENTRIES, dtype=np.int64)
+    count, recomputable, c = 0, [], capacity
+    for i in range(len(weights), 0, -1):
+        if dp[i][c] != dp[i - 1][c]:
+            if count < SELECTION_ENTRIES:
+                entries[count] = i - 1
+                count += 1
+            c -= weights[i - 1]
+        else:
+            recomputable.append(i - 1)
+    saved = sorted(int(i) for i in entries[:count])
+    return float(dp[len(weights)][capacity]), saved, recomputable
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -1213,5 +1260,7 @@ EXPECTED: dict[str, str] = {
     "bound_fixing_skips_unit_gains_from_16": "optimality",
     "core_window_unclamped_from_16": "feasibility",
     "type_bounds_recount_raised_copies_from_16": "optimality",
+    "budget_capped_at_float_total_from_128": "optimality",
+    "selection_in_1024_entries": "partition",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
