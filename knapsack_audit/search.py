@@ -177,8 +177,8 @@ last row of a stage over the widest type then ends at the budget's column,
 where a scratch row a cell or two short is overrun. One case fails such a
 bug (``optimized/bounded.py`` mutant 176) in about 1 draw of 6 (14 of 80 in
 process), the region's own draws never (0 of 360: an even widest weight
-under an odd budget); eight per tier fail it in most runs. Tables of at most
-a few hundred thousand cells."""
+under an odd budget); with twelve per tier, breadth seeds 0-19 hold a
+failing case at 19 of 20. Tables of at most about 2e6 cells."""
 
 SAVED_COUNT_SIZES = (17, 33, 65, 129, 257, 513, 1025)
 """Item counts just past each power of two from 16 to 1024 at which the

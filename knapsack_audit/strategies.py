@@ -496,11 +496,6 @@ def _copies_region(rng: random.Random, n: int) -> Case:
     )
 
 
-def _search_gives_up_region(rng: random.Random, n: int) -> Case:
-    """:func:`search_gives_up_case` off the widest type's grid."""
-    return search_gives_up_case(rng, n)
-
-
 def search_gives_up_case(rng: random.Random, n: int, on_widest_grid: bool = False) -> Case:
     """Copies of 4 to 10 types of nearly one efficiency ``e`` (runtime ``e w``
     plus up to ``e / 3``), even weights up to 60 units under an odd budget
@@ -887,10 +882,6 @@ def everything_fits_case(rng: random.Random, n: int, every_item_fits: bool | Non
     else:
         budget = rng.randint(min(floor, total), total)
     return Case(tuple(memory), tuple(_whole(rng, n)), unit_memory(budget))
-
-
-def _everything_fits_region(rng: random.Random, n: int) -> Case:
-    return everything_fits_case(rng, n)
 
 
 def lp_bound_slack(weights: Sequence[int], values: Sequence[int], capacity: int) -> LpSlack | None:
@@ -1457,14 +1448,14 @@ REGION_BUILDERS: dict[str, RegionBuilder] = {
     "near-copies": _near_copy_region,
     "exact copies": _copies_region,
     "copies a bound raises twice": _raised_twice_region,
-    "copies a branch and bound gives up on": _search_gives_up_region,
+    "copies a branch and bound gives up on": search_gives_up_case,
     "copies whose window passes 2**31": _window_wrap_region,
     "split by a Hirschberg solver": _split_region,
     "strongly correlated items": _correlated_region,
     "free items": _free_items_region,
     "zero runtimes": _zero_runtime_region,
     "budget = float sum < quantized sum": _float_sum_budget_region,
-    "budget past the float sum, memories quantized up": _everything_fits_region,
+    "budget past the float sum, memories quantized up": everything_fits_case,
     "float32-absorbing runtimes": _absorbing_region,
     "bound fixing decided by a unit": _fixing_boundary_region,
     "runtime proportional to memory": _proportional_region,
