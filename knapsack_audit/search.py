@@ -75,6 +75,7 @@ from knapsack_audit.strategies import (
     region_case,
     scale_cases,
     search_gives_up_case,
+    short_of_total_case,
     small_cases,
     tiered_cases,
     with_dropped_items,
@@ -192,6 +193,18 @@ the saved indices kept in a buffer of 1,024 entries; no region drew a
 budget past the float sum at those sizes, nor more than 1,024 saved
 items. Tables of at most about 2.1e6 cells."""
 
+SHORT_OF_TOTAL_DRAWS = 8
+"""Calls of :func:`~knapsack_audit.strategies.short_of_total_case` in the
+breadth phase (strongly correlated items under a budget of tens of
+thousands of units, one short of their total weight): a Hirschberg split's
+range of columns is then two wide. No region drew that budget at that
+width, and two mutants of ``optimized/backends.py`` that sum a split from
+its second column or stop two columns short (287, 292) survived
+``verify``; one call fails each in about 1 draw of 2 (in process), eight
+in nearly every run.
+Tables of at most about 1.1e7 cells: about 0.01 s a call for our solver,
+a few seconds for the pure-Python reference."""
+
 EVERY_REGION_TIERS = ("thresholds", "partitioner")
 """Size tiers of which the breadth phase holds a case of every value region
 (fast paths switch on sizes like these)."""
@@ -291,7 +304,9 @@ def breadth_cases(
     second per call for a pure-Python table solver), one huge-budget case of
     :data:`~knapsack_audit.strategies.HUGE_BUDGET_ITEMS` items per runtime
     kind of :data:`~knapsack_audit.strategies.HUGE_BUDGET_NOISES` (the
-    longest Pareto frontiers: a sparse method's state buffer), one case of every
+    longest Pareto frontiers: a sparse method's state buffer),
+    :data:`SHORT_OF_TOTAL_DRAWS` calls under a budget a unit short of the
+    total weight, one case of every
     value region at the partitioner's sizes, and :data:`SPLITTING_DRAWS`
     strongly correlated ones of each of :data:`SPLITTING_SHAPES`, and one
     table past :data:`~knapsack_audit.strategies.PACKED_TABLE_CELLS` (the
@@ -331,6 +346,7 @@ def breadth_cases(
         for _ in range(WIDEST_GRID_DRAWS)
     ]
     saved_counts = [everything_fits_case(rng, n, every_item_fits=True) for n in SAVED_COUNT_SIZES]
+    short_of_total = [short_of_total_case(rng) for _ in range(SHORT_OF_TOTAL_DRAWS)]
     return [
         *cheap,
         *raised_twice,
@@ -342,6 +358,7 @@ def breadth_cases(
         *costly,
         *[case for case in dropped if _cells(case) >= HUGE_BUDGET_CELLS],
         *frontiers,
+        *short_of_total,
         *by_tier[last],
         *splitting,
         packed,

@@ -784,6 +784,23 @@ def correlated_case(rng: random.Random, n: int, shape: int) -> Case:
     return _case_of_units(items, budget)
 
 
+def short_of_total_case(rng: random.Random) -> Case:
+    """70 to 270 strongly correlated items (runtime ``w + 0..3``, weights in one
+    band ``lo`` to ``2 lo``) under a budget of about 20,000 to 40,000 units, one
+    unit short of their total weight: every item fits on its own and all but
+    a unit fit together. A Hirschberg split of these items gives its halves a
+    range of two columns (proofs/06, Lemma 6.3: ``a = C - W_R``, ``b = W_L``).
+    A split that leaves the first column of that range, or both, unsummed
+    reads a candidate left by an earlier split (``optimized/backends.py``
+    mutants 287 and 292: 17 of 30 draws each in process; at two units short
+    292 fails none). Tables of at most about 1.1e7 cells."""
+    n = rng.randint(70, 270)
+    low = max(1, round(rng.randint(20_000, 40_000) / n / 1.5))
+    weights = [rng.randint(low, 2 * low) for _ in range(n)]
+    items = [(w, w + rng.randint(0, 3)) for w in weights]
+    return _case_of_units(items, sum(weights) - 1)
+
+
 def _free_items_region(rng: random.Random, n: int) -> Case:
     """Zero-weight items of positive runtime: all of a tiny case, tens to
     thousands of a large one (at least half of a call past 12 items, so
