@@ -567,14 +567,15 @@ def run_verify(arguments: argparse.Namespace, parser: argparse.ArgumentParser) -
 
 def run_mutate(arguments: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``knapsack-audit mutate``."""
-    from knapsack_audit.mutate import run_mutation, summary_markdown
+    from knapsack_audit.mutate import run_mutation, summary_markdown, verdict_of
 
     console = Console(highlight=False)
 
     def done(report: TargetReport) -> None:
         if not arguments.quiet:
-            failed = ", ".join(f.property for f in report.findings) or "survived"
-            console.print(f"{report.label}: {failed} ({report.seconds:.1f} s)", soft_wrap=True)
+            outcome, properties = verdict_of(report)
+            shown = "survived" if outcome == "survived" else ", ".join(properties)
+            console.print(f"{report.label}: {shown} ({report.seconds:.1f} s)", soft_wrap=True)
 
     try:
         baseline, results = run_mutation(

@@ -607,17 +607,24 @@ def _targets(files: Sequence[Path], function: str) -> list[Target]:
     return [Target(f"{file.name}:{function}", None, str(file), function) for file in files]
 
 
-def _classify(mutant: Mutant, report: TargetReport) -> MutantResult:
+def verdict_of(report: TargetReport) -> tuple[str, tuple[str, ...]]:
+    """A mutant's outcome from its audit, and the properties behind it:
+    ``killed`` with ``("load",)`` when it does not load (a mutant that does
+    not compile, say a deleted binding of a ``nonlocal`` name), ``timed out``
+    when its only failures are call timeouts, ``killed`` when it fails
+    another property the original passes, ``survived`` otherwise."""
     new = tuple(finding.property for finding in report.findings)
     if report.error is not None:
-        outcome = "killed"
-        new = ("load",)
-    elif not new:
-        outcome = "survived"
-    elif all("SolverTimeout" in finding.actual for finding in report.findings):
-        outcome = "timed out"
-    else:
-        outcome = "killed"
+        return "killed", ("load",)
+    if not new:
+        return "survived", new
+    if all("SolverTimeout" in finding.actual for finding in report.findings):
+        return "timed out", new
+    return "killed", new
+
+
+def _classify(mutant: Mutant, report: TargetReport) -> MutantResult:
+    outcome, new = verdict_of(report)
     return MutantResult(mutant, outcome, new, round(report.seconds, 1))
 
 

@@ -134,6 +134,54 @@ def test_module_mode_mutates_a_module_behind_the_target(
     assert "2 mutants: 2 killed, 0 timed out, 0 survived" in text, text
 
 
+def test_a_mutant_that_does_not_compile_is_killed_in_the_report_and_the_progress_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SPEC 3.3: deleting the binding of a ``nonlocal`` name makes a module
+    that does not compile; that mutant is killed (``load``) in the report, and
+    its progress line says so. Before, the line said "survived (0.0 s)" while
+    the report counted it killed (mutant 352 of ``optimized/bounded.py``,
+    session 11)."""
+    package = tmp_path / "pkgn"
+    package.mkdir()
+    (package / "__init__.py").write_text("from .solver import solve\n")
+    (package / "core.py").write_text(
+        "def capacity_of(max_memory):\n"
+        "    units = round(max_memory * 10000)\n\n"
+        "    def read():\n"
+        "        nonlocal units\n"
+        "        return units\n\n"
+        "    return read()\n"
+    )
+    (package / "solver.py").write_text(
+        "from corpus import answer, backtrack, quantize_all, table\n"
+        "from .core import capacity_of\n\n\n"
+        "def solve(memory, runtime, max_memory):\n"
+        "    weights, capacity = quantize_all(memory), capacity_of(max_memory)\n"
+        "    saved = backtrack(table(weights, runtime, capacity), weights, capacity)\n"
+        "    return answer(runtime, saved)\n"
+    )
+    monkeypatch.setenv("PYTHONPATH", f"{tmp_path}{os.pathsep}{CORPUS.parent}")
+    output = tmp_path / "mutation.md"
+    run = knapsack_audit(
+        "mutate",
+        "pkgn:solve",
+        "--module",
+        "pkgn.core",
+        "--time-budget",
+        "2",
+        "--seed",
+        "1",
+        "--output",
+        str(output),
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert ": load (" in run.stdout, run.stdout
+    assert "survived (0.0 s)" not in run.stdout, run.stdout
+    text = output.read_text()
+    assert "-    units = round(max_memory * 10000)\n+    pass" not in text, text
+
+
 def test_module_mode_names_a_bad_module() -> None:
     """SPEC 3.3: a module outside the target's package, or a file target, is a usage error."""
     outside = knapsack_audit(
