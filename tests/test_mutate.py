@@ -107,19 +107,14 @@ def test_probe_tells_a_miss_from_an_equivalent_survivor() -> None:
     assert bug.startswith("MISSED by verify") and "optimality" in bug, bug
 
 
-def test_module_mode_mutates_a_module_behind_the_target(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """SPEC 3.3: ``--module`` mutates a module the target imports from
-    (``from .core import capacity_of``), and each mutant is what the target
-    runs: both constant mutants of the quantization scale are killed, which
-    they could not be if the target kept the original module."""
-    package = tmp_path / "pkgm"
+def _package_with_core(folder: Path, name: str, core: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A package ``name`` in ``folder`` whose ``solve`` is the corpus's exact
+    table solver with the budget's units from ``core.capacity_of`` (source
+    ``core``), importable by the audit's workers (``PYTHONPATH``)."""
+    package = folder / name
     package.mkdir()
     (package / "__init__.py").write_text("from .solver import solve\n")
-    (package / "core.py").write_text(
-        "def capacity_of(max_memory):\n    return round(max_memory * 10000)\n"
-    )
+    (package / "core.py").write_text(core)
     (package / "solver.py").write_text(
         "from corpus import answer, backtrack, quantize_all, table\n"
         "from .core import capacity_of\n\n\n"
@@ -128,7 +123,22 @@ def test_module_mode_mutates_a_module_behind_the_target(
         "    saved = backtrack(table(weights, runtime, capacity), weights, capacity)\n"
         "    return answer(runtime, saved)\n"
     )
-    monkeypatch.setenv("PYTHONPATH", f"{tmp_path}{os.pathsep}{CORPUS.parent}")
+    monkeypatch.setenv("PYTHONPATH", f"{folder}{os.pathsep}{CORPUS.parent}")
+
+
+def test_module_mode_mutates_a_module_behind_the_target(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SPEC 3.3: ``--module`` mutates a module the target imports from
+    (``from .core import capacity_of``), and each mutant is what the target
+    runs: both constant mutants of the quantization scale are killed, which
+    they could not be if the target kept the original module."""
+    _package_with_core(
+        tmp_path,
+        "pkgm",
+        "def capacity_of(max_memory):\n    return round(max_memory * 10000)\n",
+        monkeypatch,
+    )
     text = quick_mutation_report(tmp_path, "pkgm:solve", "--module", "pkgm.core")
     assert "Unmutated solver: pass" in text
     assert "2 mutants: 2 killed, 0 timed out, 0 survived" in text, text
@@ -142,26 +152,17 @@ def test_a_mutant_that_does_not_compile_is_killed_in_the_report_and_the_progress
     its progress line says so. Before, the line said "survived (0.0 s)" while
     the report counted it killed (mutant 352 of ``optimized/bounded.py``,
     session 11)."""
-    package = tmp_path / "pkgn"
-    package.mkdir()
-    (package / "__init__.py").write_text("from .solver import solve\n")
-    (package / "core.py").write_text(
+    _package_with_core(
+        tmp_path,
+        "pkgn",
         "def capacity_of(max_memory):\n"
         "    units = round(max_memory * 10000)\n\n"
         "    def read():\n"
         "        nonlocal units\n"
         "        return units\n\n"
-        "    return read()\n"
+        "    return read()\n",
+        monkeypatch,
     )
-    (package / "solver.py").write_text(
-        "from corpus import answer, backtrack, quantize_all, table\n"
-        "from .core import capacity_of\n\n\n"
-        "def solve(memory, runtime, max_memory):\n"
-        "    weights, capacity = quantize_all(memory), capacity_of(max_memory)\n"
-        "    saved = backtrack(table(weights, runtime, capacity), weights, capacity)\n"
-        "    return answer(runtime, saved)\n"
-    )
-    monkeypatch.setenv("PYTHONPATH", f"{tmp_path}{os.pathsep}{CORPUS.parent}")
     output = tmp_path / "mutation.md"
     run = knapsack_audit(
         "mutate",
