@@ -65,14 +65,20 @@ def test_every_operator_makes_mutants_of_the_function_and_its_callees() -> None:
         assert mutant.diff.startswith("--- original")
 
 
-def quick_mutation_report(folder: Path, target: str, *options: str) -> str:
-    """``knapsack-audit mutate TARGET OPTIONS`` at a 2-second effort, seed 1: the Markdown."""
+def quick_mutation_run(folder: Path, target: str, *options: str) -> tuple[str, str]:
+    """``knapsack-audit mutate TARGET OPTIONS`` at a 2-second effort, seed 1:
+    its standard output (a progress line per mutant) and the Markdown."""
     output = folder / "mutation.md"
     run = knapsack_audit(
         "mutate", target, *options, "--time-budget", "2", "--seed", "1", "--output", str(output)
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    return output.read_text()
+    return run.stdout, output.read_text()
+
+
+def quick_mutation_report(folder: Path, target: str, *options: str) -> str:
+    """The Markdown of :func:`quick_mutation_run`."""
+    return quick_mutation_run(folder, target, *options)[1]
 
 
 def test_mutate_command_classifies_every_mutant(tmp_path: Path) -> None:
@@ -163,23 +169,9 @@ def test_a_mutant_that_does_not_compile_is_killed_in_the_report_and_the_progress
         "    return read()\n",
         monkeypatch,
     )
-    output = tmp_path / "mutation.md"
-    run = knapsack_audit(
-        "mutate",
-        "pkgn:solve",
-        "--module",
-        "pkgn.core",
-        "--time-budget",
-        "2",
-        "--seed",
-        "1",
-        "--output",
-        str(output),
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert ": load (" in run.stdout, run.stdout
-    assert "survived (0.0 s)" not in run.stdout, run.stdout
-    text = output.read_text()
+    stdout, text = quick_mutation_run(tmp_path, "pkgn:solve", "--module", "pkgn.core")
+    assert ": load (" in stdout, stdout
+    assert "survived (0.0 s)" not in stdout, stdout
     assert "-    units = round(max_memory * 10000)\n+    pass" not in text, text
 
 
