@@ -618,7 +618,7 @@ def verdict_of(report: TargetReport) -> tuple[str, tuple[str, ...]]:
         return "killed", ("load",)
     if not new:
         return "survived", new
-    if all("SolverTimeout" in finding.actual for finding in report.findings):
+    if all(props.is_call_timeout(finding.actual) for finding in report.findings):
         return "timed out", new
     return "killed", new
 

@@ -170,6 +170,14 @@ def no_crash(outcome: Outcome, case: Case) -> list[Finding]:
     ]
 
 
+def is_call_timeout(actual: str) -> bool:
+    """Whether a finding's ``actual`` (as :func:`no_crash` writes it) is a call
+    that ran out of the call timeout (:class:`~knapsack_audit.isolation.SolverTimeout`):
+    the machine's verdict as much as the solver's, so callers that judge a
+    correct solver on a loaded machine may set it apart."""
+    return "raised SolverTimeout" in actual
+
+
 def no_mutation(outcome: Outcome, case: Case) -> list[Finding]:
     """SPEC 8.2: the solver leaves its argument lists unchanged."""
     if outcome.extras.get("mutated"):

@@ -201,9 +201,8 @@ range of columns is then two wide. No region drew that budget at that
 width, and two mutants of ``optimized/backends.py`` that sum a split from
 its second column or stop two columns short (287, 292) survived
 ``verify``; one call fails each in about 1 draw of 2 (in process), eight
-in nearly every run.
-Tables of at most about 1.1e7 cells: about 0.01 s a call for our solver,
-a few seconds for the pure-Python reference."""
+in nearly every run. Tables of at most about 1.1e7 cells: about 0.01 s a
+call for our solver, a few seconds for the pure-Python reference."""
 
 EVERY_REGION_TIERS = ("thresholds", "partitioner")
 """Size tiers of which the breadth phase holds a case of every value region
@@ -306,9 +305,9 @@ def breadth_cases(
     kind of :data:`~knapsack_audit.strategies.HUGE_BUDGET_NOISES` (the
     longest Pareto frontiers: a sparse method's state buffer),
     :data:`SHORT_OF_TOTAL_DRAWS` calls under a budget a unit short of the
-    total weight, one case of every
-    value region at the partitioner's sizes, and :data:`SPLITTING_DRAWS`
-    strongly correlated ones of each of :data:`SPLITTING_SHAPES`, and one
+    total weight, one case of every value region at the partitioner's
+    sizes, and :data:`SPLITTING_DRAWS` strongly correlated ones of each of
+    :data:`SPLITTING_SHAPES`, and one
     table past :data:`~knapsack_audit.strategies.PACKED_TABLE_CELLS` (the
     costliest for a pure-Python solver, so the first left to the rounds when
     time is short)."""

@@ -26,6 +26,7 @@ import pytest
 from knapsack_audit.cases import Case
 from knapsack_audit.cli import memory_size
 from knapsack_audit.isolation import IsolatedSolver, Opaque, SolverTimeout, portable
+from knapsack_audit.properties import is_call_timeout
 from knapsack_audit.targets import TargetError, parse_target
 
 BAD_SOLVERS = Path(__file__).parent / "fixtures" / "bad_solvers"
@@ -227,6 +228,7 @@ def test_bad_solver_is_reported(solver: str, prop: str, words: str, tmp_path: Pa
     report = json.loads(report_path.read_text())
     finding = findings_by_property(report, f"{solver}.py:solver")[prop]
     assert words in finding["actual"]
+    assert is_call_timeout(finding["actual"]) == (solver == "hangs")
     assert finding["call"].startswith("solver([")
     assert f"FAIL {prop}" in run.stdout
 

@@ -32,7 +32,7 @@ from knapsack_audit.captured import KEEP_BYTES, CapturedStream
 from knapsack_audit.cases import Case
 from knapsack_audit.isolation import IsolatedSolver, Oversized, WorkerDied, portable
 from knapsack_audit.processes import children
-from knapsack_audit.properties import Outcome, determinism, partition
+from knapsack_audit.properties import Outcome, determinism, is_call_timeout, partition
 from knapsack_audit.sandbox import sandbox_problem
 from knapsack_audit.targets import parse_target
 
@@ -140,7 +140,7 @@ def _check_verdict(
         untimely = [
             (f["property"], f["actual"])
             for f in target["findings"]
-            if "SolverTimeout" not in f["actual"]
+            if not is_call_timeout(f["actual"])
         ]
         assert not untimely, untimely
         return
