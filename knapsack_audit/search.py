@@ -204,6 +204,28 @@ its second column or stop two columns short (287, 292) survived
 in nearly every run. Tables of at most about 1.1e7 cells: about 0.01 s a
 call for our solver, a few seconds for the pure-Python reference."""
 
+IDLE_LIGHTEST_DRAWS = 4
+"""Cases of the region "copies a branch and bound gives up on" whose most
+efficient type the optimum leaves out
+(:func:`~knapsack_audit.strategies.search_gives_up_case`, ``lightest_idle``)
+at each size tier of :data:`EVERY_REGION_TIERS`: backtracking from the
+budget then reads the profile before that type at the budget's own column.
+A profile saved one column short there (``optimized/bounded.py`` mutants
+234 and 237) fails such a case in about 1 draw of 2 from 33 items (62 of
+120 at 16 to 1,057 items, in process), the region's own draws in 5 of 120;
+it survived ``mutate`` at seed 10 (``9c5cd17``). Tables of at most about
+2e6 cells."""
+
+INT64_LIMIT_DRAWS = 10
+"""More cases of the region "optimum across 2**63" at the threshold sizes,
+where a solver's branch and bound over types gives up in about half the
+draws and an integer table of the types is built: a row type chosen by
+``total - reach`` instead of ``total + reach`` (``optimized/bounded.py``
+mutant 432: int64 rows for values past 2**63) fails about 1 draw in 3 (15 of
+50 in process), and the one case of each tier left it alive at seed 10
+(``9c5cd17``). Tables of at most about 5e5 cells: 0.13 s a call for the
+pure-Python reference."""
+
 EVERY_REGION_TIERS = ("thresholds", "partitioner")
 """Size tiers of which the breadth phase holds a case of every value region
 (fast paths switch on sizes like these)."""
@@ -290,9 +312,11 @@ def breadth_cases(
     (regions in a seeded order), those of fewer than
     :data:`~knapsack_audit.strategies.HUGE_BUDGET_CELLS` table cells, and
     :data:`RAISED_TWICE_DRAWS` more of the region "copies a bound raises
-    twice" and :data:`WIDEST_GRID_DRAWS` of "copies a branch and bound gives
-    up on" with the budget on the widest type's grid at each of
-    :data:`EVERY_REGION_TIERS`, one call where every item fits at each of
+    twice", :data:`WIDEST_GRID_DRAWS` of "copies a branch and bound gives
+    up on" with the budget on the widest type's grid and
+    :data:`IDLE_LIGHTEST_DRAWS` with the most efficient type left out, at
+    each of :data:`EVERY_REGION_TIERS`, :data:`INT64_LIMIT_DRAWS` more of
+    "optimum across 2**63" at the threshold sizes, one call where every item fits at each of
     :data:`SAVED_COUNT_SIZES`, and in the extended domain
     every region at each tier of :data:`DROPPED_ITEM_PLACES` beside items
     every optimum drops (those of more cells after the costly ones); then,
@@ -346,10 +370,20 @@ def breadth_cases(
     ]
     saved_counts = [everything_fits_case(rng, n, every_item_fits=True) for n in SAVED_COUNT_SIZES]
     short_of_total = [short_of_total_case(rng) for _ in range(SHORT_OF_TOTAL_DRAWS)]
+    lightest_idle = [
+        search_gives_up_case(rng, SIZE_TIERS[tier](rng), lightest_idle=True)
+        for tier in EVERY_REGION_TIERS
+        for _ in range(IDLE_LIGHTEST_DRAWS)
+    ]
+    int64_limit = [
+        region_case("optimum across 2**63", "thresholds", rng) for _ in range(INT64_LIMIT_DRAWS)
+    ]
     return [
         *cheap,
         *raised_twice,
         *widest_grid,
+        *lightest_idle,
+        *int64_limit,
         *saved_counts,
         *[case for case in dropped if _cells(case) < HUGE_BUDGET_CELLS],
         *scaled_up,

@@ -496,7 +496,9 @@ def _copies_region(rng: random.Random, n: int) -> Case:
     )
 
 
-def search_gives_up_case(rng: random.Random, n: int, on_widest_grid: bool = False) -> Case:
+def search_gives_up_case(
+    rng: random.Random, n: int, on_widest_grid: bool = False, lightest_idle: bool = False
+) -> Case:
     """Copies of 4 to 10 types of nearly one efficiency ``e`` (runtime ``e w``
     plus up to ``e / 3``), even weights up to 60 units under an odd budget
     three times in five: no selection meets the LP bound, so a branch and
@@ -518,21 +520,36 @@ def search_gives_up_case(rng: random.Random, n: int, on_widest_grid: bool = Fals
     (``C // W + 1`` rows of ``W`` columns) now ends exactly at the budget's
     column, where a scratch row sized one or two cells short is overrun
     (``optimized/bounded.py`` mutant 176). With an even widest weight and an
-    odd budget that column is never on its grid."""
+    odd budget that column is never on its grid.
+
+    ``lightest_idle``: the lightest type odd, of one copy, and the most
+    efficient (runtime ``e w + e / 3``), every other weight even, the copies
+    left all the second lightest's and the budget even: taking the odd copy
+    wastes a unit, so the optimum leaves the most efficient type out, and
+    backtracking from the budget must read the profile before that type at
+    the budget's own column (``optimized/bounded.py`` mutants 234 and 237
+    read a profile one column short there). From 33 items one case fails
+    them in about 1 draw of 2 (in process); the region's own draws almost
+    never (5 of 120 at 16 to 1,057 items)."""
     if n < 13:
         return _copies_region(rng, n)
+    assert not (on_widest_grid and lightest_idle)
     count = rng.randint(4, min(10, n // 2))
     weights = sorted(rng.sample(range(2, 61, 2), count))
-    mixed = rng.random() < 0.4
-    if mixed and rng.random() < 0.75:
+    mixed = lightest_idle or rng.random() < 0.4
+    if lightest_idle or (mixed and rng.random() < 0.75):
         weights[0] -= 1
     if on_widest_grid:
         weights[-1] |= 1
     e = rng.randint(50, 5000)
     types = [(w, float(w * e + rng.randint(0, e // 3))) for w in weights]
+    if lightest_idle:
+        types[0] = (weights[0], float(weights[0] * e + e // 3))
     copies = [1, 1] + [rng.choice((1, 2, 3, 5, 8, 13)) for _ in range(count - 2)]
     while sum(copies) > n:
         copies[copies.index(max(copies))] -= 1
+    if lightest_idle:
+        copies[1] += n - sum(copies)
     for _ in range(n - sum(copies)):
         copies[rng.randrange(2)] += 1
     items = [kind for kind, m in zip(types, copies, strict=True) for _ in range(m)]
@@ -542,6 +559,8 @@ def search_gives_up_case(rng: random.Random, n: int, on_widest_grid: bool = Fals
     budget = min(rng.randint(total // 4, 9 * total // 10), most)
     if not mixed:
         budget |= 1
+    if lightest_idle:
+        budget -= budget % 2
     if on_widest_grid:
         budget = weights[-1] * ((budget // weights[-1]) | 1)
     return _case_of_units(items, budget)

@@ -11,9 +11,11 @@ from __future__ import annotations
 import inspect
 import math
 import random
+import sys
 from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -36,6 +38,8 @@ from knapsack_audit.properties import Judge, check_call
 from knapsack_audit.reference import exact_optimum, quantize
 from knapsack_audit.scaling import TABLE_TIERS, Scaling, scaled, table_cells
 from knapsack_audit.search import (
+    IDLE_LIGHTEST_DRAWS,
+    INT64_LIMIT_DRAWS,
     RAISED_TWICE_DRAWS,
     SAVED_COUNT_SIZES,
     SHORT_OF_TOTAL_DRAWS,
@@ -1020,17 +1024,27 @@ def _short_of_total(case: Case) -> bool:
 _CHUNK_LOOP = "for start in range(0, last + 1 - first, SPLIT_CHUNK):"
 
 
+def _mutated(module: ModuleType, old: str, new: str) -> dict[str, Any]:
+    """The namespace of ``module``'s source in this checkout with ``old`` (which
+    occurs once) replaced by ``new``, as ``mutate`` builds a mutant."""
+    source = inspect.getsource(module)
+    assert source.count(old) == 1, old
+    name = f"mutated_{module.__name__.rpartition('.')[2]}"
+    copy = ModuleType(name)
+    copy.__package__ = module.__package__
+    sys.modules[name] = copy  # dataclasses look their module up while it runs
+    try:
+        exec(compile(source.replace(old, new), name, "exec"), copy.__dict__)
+    finally:
+        del sys.modules[name]
+    return copy.__dict__
+
+
 def _split_summed_from(loop: str) -> Callable[..., Any]:
-    """``TorchBackend.best_split`` with its chunk loop replaced by ``loop``
-    (built from this checkout's ``optimized/backends.py``, as ``mutate`` does)."""
-    source = inspect.getsource(backends)
-    assert source.count(_CHUNK_LOOP) == 1
-    namespace: dict[str, Any] = {
-        "__name__": "mutated_backends",
-        "__package__": backends.__package__,
-    }
-    exec(compile(source.replace(_CHUNK_LOOP, loop), "mutated_backends", "exec"), namespace)
-    best_split: Callable[..., Any] = namespace["TorchBackend"].best_split
+    """``TorchBackend.best_split`` with its chunk loop replaced by ``loop``."""
+    best_split: Callable[..., Any] = _mutated(backends, _CHUNK_LOOP, loop)[
+        "TorchBackend"
+    ].best_split
     return best_split
 
 
@@ -1068,6 +1082,91 @@ def test_every_breadth_phase_holds_budgets_a_unit_short_of_the_total(
             with monkeypatch.context() as patched:
                 patched.setattr(TorchBackend, "best_split", _split_summed_from(loop))
                 assert any(check_call(dp_knapsack_sliding_hirschberg, c, judge) for c in short), (
+                    seed,
+                    domain,
+                )
+
+
+def _lightest_idle(case: Case) -> bool:
+    """Whether the case is copies of 4 to 10 types under an even budget, the
+    lightest weight odd, of one copy and the most efficient, every other
+    weight even."""
+    q, units = budget(case), weights(case)
+    kinds = sorted(set(zip(units, case.runtime, strict=True)))
+    (lightest, runtime), rest = kinds[0], kinds[1:]
+    return (
+        4 <= len(kinds) <= 10
+        and q % 2 == 0
+        and lightest % 2 == 1
+        and units.count(lightest) == 1
+        and all(w % 2 == 0 and r * lightest < runtime * w for w, r in rest)
+    )
+
+
+def test_every_breadth_phase_holds_copies_whose_most_efficient_type_is_left_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SPEC 3.3: whatever the seed and domain, the breadth phase holds
+    ``IDLE_LIGHTEST_DRAWS`` calls at each of the threshold and partitioner
+    sizes of copies a branch and bound gives up on, whose most efficient type
+    (one odd copy beside even weights, under an even budget) the optimum
+    leaves out, so that backtracking reads the profile before that type at
+    the budget's own column. Mutants 234 and 237 of ``bounded.py`` (that
+    profile saved one column short) survived ``mutate`` at seed 10
+    (``9c5cd17``); with that profile our solver now fails a call of every
+    breadth phase below, and it is exact on all of them
+    (docs/mutation/README.md, session 12)."""
+    short = _mutated(
+        bounded, "before[t] = row[: capacity + 1].clone()", "before[t] = row[:capacity].clone()"
+    )
+    judge = Judge(exact=True)
+    for seed in range(3):
+        for domain in ("partitioner", "extended"):
+            idle = [
+                c
+                for c in breadth_cases(seed, domain=domain)
+                if isinstance(c, Case) and c.n >= 13 and _lightest_idle(c)
+            ]
+            assert sum(c.n in THRESHOLD_SIZES for c in idle) >= IDLE_LIGHTEST_DRAWS, (seed, domain)
+            assert sum(c.n >= 128 for c in idle) >= IDLE_LIGHTEST_DRAWS, (seed, domain)
+            assert not any(check_call(dp_knapsack_sliding_hirschberg, c, judge) for c in idle)
+            with monkeypatch.context() as patched:
+                patched.setattr(bounded, "optimal_counts", short["optimal_counts"])
+                assert any(check_call(dp_knapsack_sliding_hirschberg, c, judge) for c in idle), (
+                    seed,
+                    domain,
+                )
+
+
+def test_every_breadth_phase_holds_optima_across_2_63_at_the_threshold_sizes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SPEC 3.3, proofs/12 "Exactness": whatever the seed and domain, the
+    breadth phase holds ``INT64_LIMIT_DRAWS`` more calls at the threshold
+    sizes whose runtimes sum past 2**63, copies of nearly one efficiency that
+    a branch and bound over types often gives up on. Mutant 432 of
+    ``bounded.py`` (int64 rows chosen by ``total - reach``, so values past
+    2**63 overflow) survived ``mutate`` at seed 10 (``9c5cd17``); with that
+    rule our solver now fails a call of every breadth phase below, and it is
+    exact on all of them (docs/mutation/README.md, session 12)."""
+    wider = _mutated(
+        bounded,
+        "if total + reach <= MAX_VALUE_TOTAL:",
+        "if total - reach <= MAX_VALUE_TOTAL:",
+    )
+    judge = Judge(exact=True)
+    for seed in range(3):
+        for domain in ("partitioner", "extended"):
+            past = [
+                c
+                for c in breadth_cases(seed, domain=domain)
+                if isinstance(c, Case) and c.n in THRESHOLD_SIZES and sum(c.runtime) >= 2.0**63
+            ]
+            assert len(past) > INT64_LIMIT_DRAWS, (seed, domain)
+            assert not any(check_call(dp_knapsack_sliding_hirschberg, c, judge) for c in past)
+            with monkeypatch.context() as patched:
+                patched.setattr(bounded, "optimal_counts", wider["optimal_counts"])
+                assert any(check_call(dp_knapsack_sliding_hirschberg, c, judge) for c in past), (
                     seed,
                     domain,
                 )
