@@ -72,6 +72,7 @@ from knapsack_audit.strategies import (
     everything_fits_case,
     huge_budget_case,
     packed_table_case,
+    past_power_copies_case,
     region_case,
     scale_cases,
     search_gives_up_case,
@@ -226,6 +227,15 @@ mutant 432: int64 rows for values past 2**63) fails about 1 draw in 3 (15 of
 (``9c5cd17``). Tables of at most about 5e5 cells: 0.13 s a call for the
 pure-Python reference."""
 
+PAST_POWER_DRAWS = 16
+"""Calls of :func:`~knapsack_audit.strategies.past_power_copies_case`: types
+of 4 or 8 to 10 copies with an optimum past 2**63, so that a solver whose
+bounded path declines such values solves binary-split bundles. A split
+that cannot make the middle counts (``optimized/grouping.py`` mutant 92)
+fails about 1 draw in 4 (in process); the region "optimum across 2**63"
+failed it at 5 of 20 breadth seeds before :data:`INT64_LIMIT_DRAWS`, at 11
+of 20 with them. Tables of at most about 4e5 cells."""
+
 EVERY_REGION_TIERS = ("thresholds", "partitioner")
 """Size tiers of which the breadth phase holds a case of every value region
 (fast paths switch on sizes like these)."""
@@ -316,7 +326,9 @@ def breadth_cases(
     up on" with the budget on the widest type's grid and
     :data:`IDLE_LIGHTEST_DRAWS` with the most efficient type left out, at
     each of :data:`EVERY_REGION_TIERS`, :data:`INT64_LIMIT_DRAWS` more of
-    "optimum across 2**63" at the threshold sizes, one call where every item fits at each of
+    "optimum across 2**63" at the threshold sizes and :data:`PAST_POWER_DRAWS`
+    of types of copies just past a power of two across it, one call where
+    every item fits at each of
     :data:`SAVED_COUNT_SIZES`, and in the extended domain
     every region at each tier of :data:`DROPPED_ITEM_PLACES` beside items
     every optimum drops (those of more cells after the costly ones); then,
@@ -378,12 +390,14 @@ def breadth_cases(
     int64_limit = [
         region_case("optimum across 2**63", "thresholds", rng) for _ in range(INT64_LIMIT_DRAWS)
     ]
+    past_power = [past_power_copies_case(rng) for _ in range(PAST_POWER_DRAWS)]
     return [
         *cheap,
         *raised_twice,
         *widest_grid,
         *lightest_idle,
         *int64_limit,
+        *past_power,
         *saved_counts,
         *[case for case in dropped if _cells(case) < HUGE_BUDGET_CELLS],
         *scaled_up,

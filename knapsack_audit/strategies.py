@@ -1417,7 +1417,9 @@ def packed_table_case(rng: random.Random) -> Case:
     return _case_of_units([(w, float(w + rng.randint(0, 9))) for w in weights], budget)
 
 
-def _integer_limit_case(rng: random.Random, n: int, limit: int) -> Case:
+def _integer_limit_case(
+    rng: random.Random, n: int, limit: int, copies: Sequence[int] | None = None
+) -> Case:
     """Exact copies (SPEC 6.3) of 8 to 16 types (fewer in a tiny case), all of
     nearly one efficiency ``e`` (runtimes ``w e`` plus 0 to 1000), the budget
     1/1.2 to 1/1.05 of the total weight, and ``e Q`` 1.0 to 1.15 times
@@ -1438,8 +1440,12 @@ def _integer_limit_case(rng: random.Random, n: int, limit: int) -> Case:
 
     The table stays near :data:`INTEGER_LIMIT_CELLS` at the partitioner's
     sizes (fewer and lighter types there: at 1,100 items, 2 to 8 units below
-    2**63, 1 to 9 at it); the threshold sizes keep the weights above."""
-    count = rng.randint(8, 16) if n >= 24 else max(1, n // 3)
+    2**63, 1 to 9 at it); the threshold sizes keep the weights above.
+
+    ``copies``: one type per entry with that many copies (``n`` their sum),
+    instead of ``n`` items of types drawn at random."""
+    tiny = max(1, n // 3)
+    count = len(copies) if copies is not None else rng.randint(8, 16) if n >= 24 else tiny
     # About n * n * mean / 1.1 cells: the mean weight is capped for large n.
     room = INTEGER_LIMIT_CELLS * 1.05 / max(n * n, 1)
     if limit < 1 << 63:
@@ -1450,7 +1456,10 @@ def _integer_limit_case(rng: random.Random, n: int, limit: int) -> Case:
         weights = rng.sample(range(1, top + 1), min(count, top))
         if 1 not in weights:
             weights[0] = 1
-    items = weights + [rng.choice(weights) for _ in range(n - len(weights))]
+    if copies is not None:
+        items = [w for w, m in zip(weights, copies, strict=True) for _ in range(m)]
+    else:
+        items = weights + [rng.choice(weights) for _ in range(n - len(weights))]
     rng.shuffle(items)
     budget = max(1, int(sum(items) / rng.uniform(1.05, 1.2)))
     if limit < 1 << 63:
@@ -1462,6 +1471,28 @@ def _integer_limit_case(rng: random.Random, n: int, limit: int) -> Case:
         tuple(runtime_of[w] for w in items),
         unit_memory(budget),
     )
+
+
+PAST_POWER_COPIES = (4, 8, 9, 10)
+"""Copies per type at and just past a power of two: binary splitting
+(Lemma 10.1) makes them bundles ending in a small remainder (``1, 2, 1``
+for 4; ``1, 2, 4, 1`` to ``1, 2, 4, 3`` for 8-10), and a split that folds
+the last power into the remainder (``1, 3``; ``1, 2, 5``) cannot make the
+middle counts (2 of 4; 4 of 8; 4 to 6 of 10)."""
+
+
+def past_power_copies_case(rng: random.Random) -> Case:
+    """4 to 8 types of :data:`PAST_POWER_COPIES` copies each, an optimum
+    across 2**63 (:func:`_integer_limit_case`: nearly one efficiency, a type
+    of one unit): a bounded-knapsack solver over types declines values past
+    its integer width, and the call goes to binary-split bundles (Lemma
+    10.1), whose best count of some type is often a middle one. One case
+    fails ``optimized/grouping.py`` mutant 92 (``bundle_sizes`` with ``3 p -
+    1 <= m``) in about 1 draw of 4 (14 of 60 in process), the region
+    "optimum across 2**63" at the threshold sizes in about 1 of 15. Tables of
+    at most about 4e5 cells (20 to 73 items)."""
+    copies = [rng.choice(PAST_POWER_COPIES) for _ in range(rng.randint(4, 8))]
+    return _integer_limit_case(rng, sum(copies), 1 << 63, copies)
 
 
 def _int32_limit_region(rng: random.Random, n: int) -> Case:

@@ -30,6 +30,7 @@ from knapsack_audit.optimized import (
     bounded,
     dp_knapsack_sliding_hirschberg,
     frontier_knapsack,
+    grouping,
     reductions,
     solver,
 )
@@ -40,6 +41,7 @@ from knapsack_audit.scaling import TABLE_TIERS, Scaling, scaled, table_cells
 from knapsack_audit.search import (
     IDLE_LIGHTEST_DRAWS,
     INT64_LIMIT_DRAWS,
+    PAST_POWER_DRAWS,
     RAISED_TWICE_DRAWS,
     SAVED_COUNT_SIZES,
     SHORT_OF_TOTAL_DRAWS,
@@ -56,6 +58,7 @@ from knapsack_audit.strategies import (
     LARGE_BUDGET_UNITS,
     LARGEST_REAL_ITEMS,
     PACKED_TABLE_CELLS,
+    PAST_POWER_COPIES,
     REGION_BUILDERS,
     SIZE_TIERS,
     SPLIT_CORE_ITEMS,
@@ -1166,6 +1169,52 @@ def test_every_breadth_phase_holds_optima_across_2_63_at_the_threshold_sizes(
             assert not any(check_call(dp_knapsack_sliding_hirschberg, c, judge) for c in past)
             with monkeypatch.context() as patched:
                 patched.setattr(bounded, "optimal_counts", wider["optimal_counts"])
+                assert any(check_call(dp_knapsack_sliding_hirschberg, c, judge) for c in past), (
+                    seed,
+                    domain,
+                )
+
+
+def _past_power_copies(case: Case) -> bool:
+    """Whether the case is 4 to 8 types, each of 4 or 8 to 10 copies, whose
+    runtimes sum past 2**63."""
+    copies = Counter(zip(weights(case), case.runtime, strict=True)).values()
+    return (
+        4 <= len(copies) <= 8
+        and all(m in PAST_POWER_COPIES for m in copies)
+        and sum(case.runtime) >= 2.0**63
+    )
+
+
+def test_every_breadth_phase_holds_copies_just_past_a_power_of_two_across_2_63(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SPEC 3.3, 6.3, proofs/10 Lemma 10.1: whatever the seed and domain, the
+    breadth phase holds ``PAST_POWER_DRAWS`` calls of types of 4 or 8 to 10
+    copies with an optimum past 2**63, where a bounded solver over types
+    declines and binary-split bundles must make every count. Mutant 92 of
+    ``grouping.py`` (``bundle_sizes`` looping on ``3 p - 1 <= m``: 4 copies
+    become bundles of 1 and 3) failed a breadth phase at 5 of 20 seeds
+    before; with that split our solver now fails a call of every breadth
+    phase below, and it is exact on all of them (docs/mutation/README.md,
+    session 12)."""
+    folded = _mutated(grouping, "while 2 * power - 1 <= copies:", "while 3 * power - 1 <= copies:")[
+        "bundle_sizes"
+    ]
+    assert folded(4) == [1, 3]
+    judge = Judge(exact=True)
+    for seed in range(3):
+        for domain in ("partitioner", "extended"):
+            past = [
+                c
+                for c in breadth_cases(seed, domain=domain)
+                if isinstance(c, Case) and _past_power_copies(c)
+            ]
+            assert len(past) >= PAST_POWER_DRAWS, (seed, domain)
+            assert not any(check_call(dp_knapsack_sliding_hirschberg, c, judge) for c in past)
+            with monkeypatch.context() as patched:
+                patched.setattr(grouping, "bundle_sizes", folded)
+                patched.setattr(bounded, "bundle_sizes", folded)
                 assert any(check_call(dp_knapsack_sliding_hirschberg, c, judge) for c in past), (
                     seed,
                     domain,
