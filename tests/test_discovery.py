@@ -13,7 +13,7 @@ import math
 import random
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from types import ModuleType
 from typing import Any
@@ -1043,6 +1043,31 @@ def _mutated(module: ModuleType, old: str, new: str) -> dict[str, Any]:
     return copy.__dict__
 
 
+def _breadth_calls(select: Callable[[Case], bool]) -> Iterator[tuple[int, str, list[Case]]]:
+    """``(seed, domain, calls)`` for seeds 0-2 in both domains: the breadth
+    phase's calls that ``select`` accepts."""
+    for seed in range(3):
+        for domain in ("partitioner", "extended"):
+            cases = breadth_cases(seed, domain=domain)
+            yield seed, domain, [c for c in cases if isinstance(c, Case) and select(c)]
+
+
+def _exact_but_failed_when_patched(
+    calls: list[Case],
+    patches: Sequence[tuple[Any, str, Any]],
+    monkeypatch: pytest.MonkeyPatch,
+    where: object,
+) -> None:
+    """Our solver is exact on every call of ``calls``, and fails one of them
+    with each ``(owner, attribute, value)`` of ``patches`` set (a mutant)."""
+    judge = Judge(exact=True)
+    assert not any(check_call(dp_knapsack_sliding_hirschberg, c, judge) for c in calls), where
+    with monkeypatch.context() as patched:
+        for owner, attribute, value in patches:
+            patched.setattr(owner, attribute, value)
+        assert any(check_call(dp_knapsack_sliding_hirschberg, c, judge) for c in calls), where
+
+
 def _split_summed_from(loop: str) -> Callable[..., Any]:
     """``TorchBackend.best_split`` with its chunk loop replaced by ``loop``."""
     best_split: Callable[..., Any] = _mutated(backends, _CHUNK_LOOP, loop)[
@@ -1071,23 +1096,11 @@ def test_every_breadth_phase_holds_budgets_a_unit_short_of_the_total(
     two columns short, the rest left from an earlier split) survived
     ``verify``; with either loop, our solver now fails a call of every
     breadth phase below (docs/mutation/README.md, session 11)."""
-    judge = Judge(exact=True)
-    for seed in range(3):
-        for domain in ("partitioner", "extended"):
-            short = [
-                c
-                for c in breadth_cases(seed, domain=domain)
-                if isinstance(c, Case) and _short_of_total(c)
-            ]
-            assert len(short) == SHORT_OF_TOTAL_DRAWS, (seed, domain)
-            assert all(_strongly_correlated(c) for c in short)
-            assert not any(check_call(dp_knapsack_sliding_hirschberg, c, judge) for c in short)
-            with monkeypatch.context() as patched:
-                patched.setattr(TorchBackend, "best_split", _split_summed_from(loop))
-                assert any(check_call(dp_knapsack_sliding_hirschberg, c, judge) for c in short), (
-                    seed,
-                    domain,
-                )
+    patch = [(TorchBackend, "best_split", _split_summed_from(loop))]
+    for seed, domain, short in _breadth_calls(_short_of_total):
+        assert len(short) == SHORT_OF_TOTAL_DRAWS, (seed, domain)
+        assert all(_strongly_correlated(c) for c in short)
+        _exact_but_failed_when_patched(short, patch, monkeypatch, (seed, domain))
 
 
 def _lightest_idle(case: Case) -> bool:
@@ -1122,23 +1135,11 @@ def test_every_breadth_phase_holds_copies_whose_most_efficient_type_is_left_out(
     short = _mutated(
         bounded, "before[t] = row[: capacity + 1].clone()", "before[t] = row[:capacity].clone()"
     )
-    judge = Judge(exact=True)
-    for seed in range(3):
-        for domain in ("partitioner", "extended"):
-            idle = [
-                c
-                for c in breadth_cases(seed, domain=domain)
-                if isinstance(c, Case) and c.n >= 13 and _lightest_idle(c)
-            ]
-            assert sum(c.n in THRESHOLD_SIZES for c in idle) >= IDLE_LIGHTEST_DRAWS, (seed, domain)
-            assert sum(c.n >= 128 for c in idle) >= IDLE_LIGHTEST_DRAWS, (seed, domain)
-            assert not any(check_call(dp_knapsack_sliding_hirschberg, c, judge) for c in idle)
-            with monkeypatch.context() as patched:
-                patched.setattr(bounded, "optimal_counts", short["optimal_counts"])
-                assert any(check_call(dp_knapsack_sliding_hirschberg, c, judge) for c in idle), (
-                    seed,
-                    domain,
-                )
+    patch = [(bounded, "optimal_counts", short["optimal_counts"])]
+    for seed, domain, idle in _breadth_calls(lambda c: c.n >= 13 and _lightest_idle(c)):
+        assert sum(c.n in THRESHOLD_SIZES for c in idle) >= IDLE_LIGHTEST_DRAWS, (seed, domain)
+        assert sum(c.n >= 128 for c in idle) >= IDLE_LIGHTEST_DRAWS, (seed, domain)
+        _exact_but_failed_when_patched(idle, patch, monkeypatch, (seed, domain))
 
 
 def test_every_breadth_phase_holds_optima_across_2_63_at_the_threshold_sizes(
@@ -1157,22 +1158,11 @@ def test_every_breadth_phase_holds_optima_across_2_63_at_the_threshold_sizes(
         "if total + reach <= MAX_VALUE_TOTAL:",
         "if total - reach <= MAX_VALUE_TOTAL:",
     )
-    judge = Judge(exact=True)
-    for seed in range(3):
-        for domain in ("partitioner", "extended"):
-            past = [
-                c
-                for c in breadth_cases(seed, domain=domain)
-                if isinstance(c, Case) and c.n in THRESHOLD_SIZES and sum(c.runtime) >= 2.0**63
-            ]
-            assert len(past) > INT64_LIMIT_DRAWS, (seed, domain)
-            assert not any(check_call(dp_knapsack_sliding_hirschberg, c, judge) for c in past)
-            with monkeypatch.context() as patched:
-                patched.setattr(bounded, "optimal_counts", wider["optimal_counts"])
-                assert any(check_call(dp_knapsack_sliding_hirschberg, c, judge) for c in past), (
-                    seed,
-                    domain,
-                )
+    patch = [(bounded, "optimal_counts", wider["optimal_counts"])]
+    past_2_63 = _breadth_calls(lambda c: c.n in THRESHOLD_SIZES and sum(c.runtime) >= 2.0**63)
+    for seed, domain, past in past_2_63:
+        assert len(past) > INT64_LIMIT_DRAWS, (seed, domain)
+        _exact_but_failed_when_patched(past, patch, monkeypatch, (seed, domain))
 
 
 def _past_power_copies(case: Case) -> bool:
@@ -1202,20 +1192,7 @@ def test_every_breadth_phase_holds_copies_just_past_a_power_of_two_across_2_63(
         "bundle_sizes"
     ]
     assert folded(4) == [1, 3]
-    judge = Judge(exact=True)
-    for seed in range(3):
-        for domain in ("partitioner", "extended"):
-            past = [
-                c
-                for c in breadth_cases(seed, domain=domain)
-                if isinstance(c, Case) and _past_power_copies(c)
-            ]
-            assert len(past) >= PAST_POWER_DRAWS, (seed, domain)
-            assert not any(check_call(dp_knapsack_sliding_hirschberg, c, judge) for c in past)
-            with monkeypatch.context() as patched:
-                patched.setattr(grouping, "bundle_sizes", folded)
-                patched.setattr(bounded, "bundle_sizes", folded)
-                assert any(check_call(dp_knapsack_sliding_hirschberg, c, judge) for c in past), (
-                    seed,
-                    domain,
-                )
+    patches = [(grouping, "bundle_sizes", folded), (bounded, "bundle_sizes", folded)]
+    for seed, domain, past in _breadth_calls(_past_power_copies):
+        assert len(past) >= PAST_POWER_DRAWS, (seed, domain)
+        _exact_but_failed_when_patched(past, patches, monkeypatch, (seed, domain))
