@@ -1444,8 +1444,12 @@ def _integer_limit_case(
 
     ``copies``: one type per entry with that many copies (``n`` their sum),
     instead of ``n`` items of types drawn at random."""
-    tiny = max(1, n // 3)
-    count = len(copies) if copies is not None else rng.randint(8, 16) if n >= 24 else tiny
+    if copies is not None:
+        count = len(copies)
+    elif n >= 24:
+        count = rng.randint(8, 16)
+    else:
+        count = max(1, n // 3)
     # About n * n * mean / 1.1 cells: the mean weight is capped for large n.
     room = INTEGER_LIMIT_CELLS * 1.05 / max(n * n, 1)
     if limit < 1 << 63:
