@@ -352,8 +352,11 @@ def compare_pair(
     report = PairReport(name, base.label, new.label, "exact" if judge.exact else "tolerant")
     started = time.perf_counter()
     with (
-        IsolatedSolver(base, options.call_timeout, options.memory_limit) as base_solver,
-        IsolatedSolver(new, options.call_timeout, options.memory_limit) as new_solver,
+        # Timed (SPEC 9.2): torch's default threads, as the partitioner runs it.
+        IsolatedSolver(
+            base, options.call_timeout, options.memory_limit, threads=None
+        ) as base_solver,
+        IsolatedSolver(new, options.call_timeout, options.memory_limit, threads=None) as new_solver,
     ):
         try:
             base_solver.start()

@@ -90,6 +90,16 @@ DEFAULT_MEMORY_LIMIT = 4 * 2**30
 DEFAULT_LOAD_TIMEOUT = 120.0
 """Seconds the worker may take to import the target (torch takes a few)."""
 
+AUDIT_THREADS = 1
+"""Intra-op threads of a worker whose answers are judged (``OMP_NUM_THREADS``,
+read by torch when it loads; an ``OMP_NUM_THREADS`` already set is kept).
+An audit keeps two processes busy, the auditor judging and the worker
+solving, and ``--jobs``, the test suite's ``-n 2`` and audits run side by
+side add more; with torch's default of one thread per core, two audits on
+two cores ran their breadth phase in 18 s instead of 4.7 s and passed a bug
+that one audit fails (docs/CLI.md, "Time budget"). A timed worker
+(``compare``, SPEC 9.2) keeps torch's default, as the partitioner runs it."""
+
 MAX_DEPTH = 6
 """Containers nested deeper than this in an answer arrive as :class:`Opaque`.
 A valid answer is 2 deep: a tuple of two lists of ints."""
@@ -391,6 +401,8 @@ class IsolatedSolver:
         sandbox: run the worker under bubblewrap (:mod:`.sandbox`); raises
             :class:`~knapsack_audit.sandbox.SandboxUnavailable` on start
             if it cannot work here.
+        threads: the worker's ``OMP_NUM_THREADS`` (:data:`AUDIT_THREADS`),
+            unless the environment sets it; ``None``: torch's default.
 
     Attributes:
         call_timeout: seconds per call, or per batch of calls (settable).
@@ -405,8 +417,10 @@ class IsolatedSolver:
         memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
         load_timeout: float = DEFAULT_LOAD_TIMEOUT,
         sandbox: bool = False,
+        threads: int | None = AUDIT_THREADS,
     ) -> None:
         self.target = target
+        self.threads = threads
         self.call_timeout = call_timeout
         self.memory_limit = memory_limit
         self.load_timeout = load_timeout
@@ -466,11 +480,15 @@ class IsolatedSolver:
         ]
         if self.sandbox:
             command = sandboxed(command, self.target.path)
+        environment = None
+        if self.threads is not None and "OMP_NUM_THREADS" not in os.environ:
+            environment = {**os.environ, "OMP_NUM_THREADS": str(self.threads)}
         out_read, out_write = os.pipe()
         err_read, err_write = os.pipe()
         try:
             process = subprocess.Popen(
                 command,
+                env=environment,
                 stdin=subprocess.DEVNULL,
                 stdout=out_write,
                 stderr=err_write,

@@ -25,7 +25,13 @@ import pytest
 
 from knapsack_audit.cases import Case
 from knapsack_audit.cli import memory_size
-from knapsack_audit.isolation import IsolatedSolver, Opaque, SolverTimeout, portable
+from knapsack_audit.isolation import (
+    AUDIT_THREADS,
+    IsolatedSolver,
+    Opaque,
+    SolverTimeout,
+    portable,
+)
 from knapsack_audit.properties import is_call_timeout
 from knapsack_audit.targets import TargetError, parse_target
 
@@ -305,6 +311,44 @@ def test_isolated_solver_restarts_after_timeout_and_leaves_no_child() -> None:
         pid = solver.pid
         assert pid is None  # killed after the timeout, restarted on the next call
     assert _workers() == []
+
+
+THREADS_SOLVER = """\
+import os
+
+import torch
+
+
+def threads(memory, runtime, max_memory):
+    return float(torch.get_num_threads()), [], list(range(len(memory)))
+
+
+def setting(memory, runtime, max_memory):
+    return float(os.environ.get("OMP_NUM_THREADS", "0")), [], list(range(len(memory)))
+"""
+
+
+def test_an_audited_worker_runs_one_torch_thread_and_a_timed_one_torch_s_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SPEC 9.2: the worker of an audit runs torch on AUDIT_THREADS threads (two
+    audits on two cores otherwise take four times as long, and pass a bug), a
+    worker that ``compare`` times keeps torch's default, and an
+    ``OMP_NUM_THREADS`` the user set is kept."""
+    import torch
+
+    file = tmp_path / "threads.py"
+    file.write_text(THREADS_SOLVER)
+    (threads,) = parse_target(f"{file}:threads")
+    (setting,) = parse_target(f"{file}:setting")
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    with IsolatedSolver(threads) as solver:
+        assert solver([1.0], [1.0], 1.0)[0] == AUDIT_THREADS == 1
+    with IsolatedSolver(threads, threads=None) as solver:
+        assert solver([1.0], [1.0], 1.0)[0] == torch.get_num_threads()
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    with IsolatedSolver(setting) as solver:
+        assert solver([1.0], [1.0], 1.0)[0] == 3
 
 
 def _workers() -> list[int]:
