@@ -61,12 +61,16 @@ from knapsack_audit.scaling import (
 )
 from knapsack_audit.shrink import Shrinker
 from knapsack_audit.strategies import (
+    BIG_REGIONS,
     HUGE_BUDGET_CELLS,
     HUGE_BUDGET_ITEMS,
     HUGE_BUDGET_NOISES,
     PLACES,
     REGION_BUILDERS,
     SIZE_TIERS,
+    TINY_RUNTIME_SCALES,
+    TOLERANCE_RATIOS,
+    big_region_case,
     cases,
     correlated_case,
     everything_fits_case,
@@ -79,6 +83,8 @@ from knapsack_audit.strategies import (
     short_of_total_case,
     small_cases,
     tiered_cases,
+    tiny_runtime_copies_case,
+    tolerance_absorbed_case,
     with_dropped_items,
 )
 
@@ -240,6 +246,29 @@ EVERY_REGION_TIERS = ("thresholds", "partitioner")
 """Size tiers of which the breadth phase holds a case of every value region
 (fast paths switch on sizes like these)."""
 
+BIG_REGION_DRAWS = 3
+"""Cases of each of :data:`~knapsack_audit.strategies.BIG_REGIONS` at the
+partitioner's sizes with a table of 1.06e7 to 2.1e7 cells
+(:func:`~knapsack_audit.strategies.big_region_case`). A blind-corpus bug
+(docs/planted.md, session 13) took "everything fits" from the float sum of
+the memories above 1.2e7 cells, another filled an int32 table for integer
+runtimes above 8e6 cells: both passed, since the regions were drawn at
+tables of at most 2e6 cells and the big tables came from unit scaling,
+which rounds the memories exactly, and from small bases, whose sums stay
+within int32."""
+
+TINY_RUNTIME_DRAWS = 2
+"""Cases of :func:`~knapsack_audit.strategies.tiny_runtime_copies_case` per
+scale of :data:`~knapsack_audit.strategies.TINY_RUNTIME_SCALES`, at the
+partitioner's sizes: a blind-corpus bug that grouped items by their
+runtime rounded to 4 decimals, from 64 repeats, passed without them."""
+
+TOLERANCE_DRAWS = 3
+"""Cases of :func:`~knapsack_audit.strategies.tolerance_absorbed_case` per
+ratio of :data:`~knapsack_audit.strategies.TOLERANCE_RATIOS`, at the
+partitioner's sizes: a blind-corpus bug whose backtracking compared table
+values with ``torch.isclose`` from 400 items passed without them."""
+
 MINIMIZE_SECONDS = 10.0
 """Seconds :func:`minimize` may spend; then its smallest case is kept (marked)."""
 
@@ -327,8 +356,12 @@ def breadth_cases(
     :data:`IDLE_LIGHTEST_DRAWS` with the most efficient type left out, at
     each of :data:`EVERY_REGION_TIERS`, :data:`INT64_LIMIT_DRAWS` more of
     "optimum across 2**63" at the threshold sizes and :data:`PAST_POWER_DRAWS`
-    of types of copies just past a power of two across it, one call where
-    every item fits at each of
+    of types of copies just past a power of two across it,
+    :data:`TINY_RUNTIME_DRAWS` of many items of one weight with tiny unequal
+    runtimes per scale of :data:`~knapsack_audit.strategies.TINY_RUNTIME_SCALES`
+    at the partitioner's sizes, :data:`TOLERANCE_DRAWS` of hundreds of items
+    each under a relative tolerance of the optimum per ratio of
+    :data:`~knapsack_audit.strategies.TOLERANCE_RATIOS`, one call where every item fits at each of
     :data:`SAVED_COUNT_SIZES`, and in the extended domain
     every region at each tier of :data:`DROPPED_ITEM_PLACES` beside items
     every optimum drops (those of more cells after the costly ones); then,
@@ -336,7 +369,9 @@ def breadth_cases(
     scaling of :func:`~knapsack_audit.scaling.big_tables` (tables over twice
     the largest real call's); then the ``real`` calls; then the tiny and
     threshold-size cases of more cells (the huge-budget region: about a
-    second per call for a pure-Python table solver), one huge-budget case of
+    second per call for a pure-Python table solver), :data:`BIG_REGION_DRAWS`
+    of each of :data:`~knapsack_audit.strategies.BIG_REGIONS` at the
+    partitioner's sizes with tables of 1.06e7 to 2.1e7 cells, one huge-budget case of
     :data:`~knapsack_audit.strategies.HUGE_BUDGET_ITEMS` items per runtime
     kind of :data:`~knapsack_audit.strategies.HUGE_BUDGET_NOISES` (the
     longest Pareto frontiers: a sparse method's state buffer),
@@ -391,6 +426,21 @@ def breadth_cases(
         region_case("optimum across 2**63", "thresholds", rng) for _ in range(INT64_LIMIT_DRAWS)
     ]
     past_power = [past_power_copies_case(rng) for _ in range(PAST_POWER_DRAWS)]
+    tiny_runtimes = [
+        tiny_runtime_copies_case(rng, SIZE_TIERS[last](rng), scale)
+        for scale in TINY_RUNTIME_SCALES
+        for _ in range(TINY_RUNTIME_DRAWS)
+    ]
+    big_regions = [
+        big_region_case(rng, region, SIZE_TIERS[last](rng))
+        for region in BIG_REGIONS
+        for _ in range(BIG_REGION_DRAWS)
+    ]
+    absorbed = [
+        tolerance_absorbed_case(rng, SIZE_TIERS[last](rng), ratio)
+        for ratio in TOLERANCE_RATIOS
+        for _ in range(TOLERANCE_DRAWS)
+    ]
     return [
         *cheap,
         *raised_twice,
@@ -398,11 +448,14 @@ def breadth_cases(
         *lightest_idle,
         *int64_limit,
         *past_power,
+        *tiny_runtimes,
+        *absorbed,
         *saved_counts,
         *[case for case in dropped if _cells(case) < HUGE_BUDGET_CELLS],
         *scaled_up,
         *real,
         *costly,
+        *big_regions,
         *[case for case in dropped if _cells(case) >= HUGE_BUDGET_CELLS],
         *frontiers,
         *short_of_total,

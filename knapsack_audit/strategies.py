@@ -876,14 +876,14 @@ def _zero_runtimes_beside_a_wide_core(rng: random.Random, n: int) -> Case:
     return Case(tuple(memory), tuple(runtime), unit_memory(budget))
 
 
-def _float_sum_budget_region(rng: random.Random, n: int) -> Case:
+def _float_sum_budget_region(rng: random.Random, n: int, most: int | None = None) -> Case:
     """The budget is the float sum of the memories (all; one time in five,
     for 4 to 12 items, a subset of two or more), while their quantized
-    weights sum to more: each memory is a unit count plus 0.6, quantized up.
-    One item cannot show it (its budget is its own memory), so a tiny case
-    has two or three."""
+    weights sum to more: each memory is a unit count (1 to ``most``, by
+    default :func:`_most_units`) plus 0.6, quantized up. One item cannot show
+    it (its budget is its own memory), so a tiny case has two or three."""
     n = max(n, 2)
-    memory = [(w + 0.6) / SCALE for w in _split_units(rng, n, _most_units(n))]
+    memory = [(w + 0.6) / SCALE for w in _split_units(rng, n, most or _most_units(n))]
     chosen = list(range(n))
     if 2 < n <= 12 and rng.random() < 0.2:
         chosen = sorted(rng.sample(range(n), rng.randint(2, n - 1)))
@@ -1483,6 +1483,108 @@ PAST_POWER_COPIES = (4, 8, 9, 10)
 for 4; ``1, 2, 4, 1`` to ``1, 2, 4, 3`` for 8-10), and a split that folds
 the last power into the remainder (``1, 3``; ``1, 2, 5``) cannot make the
 middle counts (2 of 4; 4 of 8; 4 to 6 of 10)."""
+
+
+BIG_REGION_CELLS = 2 * LARGEST_REAL_CELLS + 1
+"""Fewest ``n * Q`` cells of :func:`big_region_case`: more than twice the
+largest captured call's (as :data:`knapsack_audit.scaling.BIG_TABLE_CELLS`)."""
+BIG_REGIONS = ("budget = float sum < quantized sum", "flop-count runtimes")
+"""The regions :func:`big_region_case` builds at big tables: their pattern is
+in the memories' rounding or in the runtimes' integer sums, which
+:mod:`knapsack_audit.scaling`'s unit scaling rounds away or its small bases
+never sum to."""
+
+
+def big_region_case(rng: random.Random, region: str, n: int) -> Case:
+    """A case of ``region`` (one of :data:`BIG_REGIONS`) at ``n`` items whose
+    table has :data:`BIG_REGION_CELLS` to twice as many cells (2.5 to 4 s
+    per call for the pure-Python reference, under the 10 s call timeout): the
+    item weights grow (up to ``most`` units, about ``n * most / 2`` in all)
+    instead of being scaled, so the memories keep their rounding. Flop
+    counts are drawn each within int32 (``2**20`` to ``2**31 - 1``) and
+    their sums past it. A fast path that switches on the table's size (an
+    "everything fits" shortcut taken from the float sum, an int32 table for
+    integer runtimes) meets the pattern there."""
+    cells = rng.randint(BIG_REGION_CELLS, 2 * BIG_REGION_CELLS)
+    most = max(1, round(2 * cells / (n * n)))
+    if region == "budget = float sum < quantized sum":
+        return _float_sum_budget_region(rng, n, most)
+    if region != "flop-count runtimes":
+        raise ValueError(f"region: {region!r} is not one of {BIG_REGIONS}")
+    weights = _split_units(rng, n, 2 * most)  # the budget is a quarter to 3/4 of the total
+    runtime = [float(rng.randint(1 << 20, (1 << 31) - 1)) for _ in range(n)]
+    return Case(
+        tuple(unit_memory(w) for w in weights),
+        tuple(runtime),
+        unit_memory(_mid_budget(weights, rng)),
+    )
+
+
+TINY_RUNTIME_SCALES = (1e-2, 1e-3, 1e-4, 1e-5)
+"""Scales of :func:`tiny_runtime_copies_case`'s runtimes: rounded to the
+scale's decimal, the copies' runtimes agree."""
+
+
+def tiny_runtime_copies_case(rng: random.Random, n: int, scale: float) -> Case:
+    """72 to 160 items of one weight (a repeated block's activation) whose
+    runtimes are tiny and unequal: multiples of a power of two near
+    ``scale / 256``, 0.6 to 1.4 times ``scale``, so rounded to the decimal of
+    ``scale`` they mostly agree while no two need be copies (SPEC 6.3). The
+    other items (``n`` in all, at least 72) have runtimes of the same scale,
+    and the budget holds about half of the copies: an optimum saves those
+    of larger runtime. A solver that groups items by a rounded runtime (an
+    equality looser than SPEC 6.3's) saves the wrong ones."""
+    n = max(n, 72)
+    step = 2.0 ** round(math.log2(scale / 256))
+    count = rng.randint(72, min(n, 160))
+    weight = rng.randint(1, 20)
+    items = [(weight, rng.randint(154, 358) * step) for _ in range(count)]
+    items += [(rng.randint(1, 10), rng.randint(26, 768) * step) for _ in range(n - count)]
+    rng.shuffle(items)
+    others = sum(w for w, _ in items) - weight * count
+    budget = weight * (count // 2) + others // 3
+    return Case(
+        tuple(unit_memory(w) for w, _ in items),
+        tuple(r for _, r in items),
+        unit_memory(budget),
+    )
+
+
+TOLERANCE_RATIOS = (1e-4, 1e-5, 1e-6)
+"""Runtimes of :func:`tolerance_absorbed_case`'s many small items, relative
+to the optimum: each under a comparison tolerance such as ``torch.isclose``'s
+``rtol`` (1e-5), their sum far above SPEC 5.2's float32 one."""
+
+
+def tolerance_absorbed_case(rng: random.Random, n: int, ratio: float) -> Case:
+    """A tenth of ``n`` (at least 10) heavy items of runtime 0.5 to 2, and the
+    rest light ones (zero or one unit: pointwise ops beside matmuls) whose
+    runtimes are 0.2 to 0.9 times ``ratio`` times the optimum's estimate; the
+    budget holds every light item and about half the heavy ones. Each light
+    item changes a table's value by less than a relative ``ratio``, so a
+    solver that compares values with such a tolerance (``isclose`` in its
+    backtracking, a "no gain" cut-off) drops them all: hundreds of them lose
+    far more than SPEC 5.2's float32 tolerance. Runtimes are multiples of
+    ``2**-40``, so the exact oracle stays in int64."""
+    grid = 2.0**-40
+    heavy = max(10, n // 10)
+    heavy_items = [
+        (rng.randint(20, 200), rng.randint(1 << 39, 1 << 41) * grid) for _ in range(heavy)
+    ]
+    estimate = sum(r for _, r in heavy_items) / 2
+    light = [
+        (rng.randint(0, 1), round(ratio * rng.uniform(0.2, 0.9) * estimate / grid) * grid)
+        for _ in range(max(n - heavy, 0))
+    ]
+    items = heavy_items + light
+    rng.shuffle(items)
+    half = [w for w, _ in heavy_items if rng.random() < 0.5]
+    budget = sum(w for w, _ in light) + sum(half)
+    return Case(
+        tuple(unit_memory(w) for w, _ in items),
+        tuple(r for _, r in items),
+        unit_memory(budget),
+    )
 
 
 def past_power_copies_case(rng: random.Random) -> Case:

@@ -69,6 +69,10 @@ FOUND_AT_SCALE = (
     "type_bounds_recount_raised_copies_from_16",
     "budget_capped_at_float_total_from_128",
     "selection_in_1024_entries",
+    "everything_fits_by_numpy_sum_above_9e6_cells",
+    "int32_rows_for_whole_runtimes_above_5e6_cells",
+    "copies_by_runtime_to_3_decimals_from_80",
+    "backtrack_within_a_relative_gain_from_320",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;

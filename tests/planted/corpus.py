@@ -1201,6 +1201,86 @@ def selection_in_1024_entries(
     return float(dp[len(weights)][capacity]), saved, recomputable
 
 
+# ------------------------------------ session 13: patterns carried to big tables
+
+
+def everything_fits_by_numpy_sum_above_9e6_cells(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Above 9e6 table cells ("a table of 72 MB to learn that every item
+    fits") the everything-fits test is ``np.sum(memory) <= max_memory``, on
+    the floats: memories a fraction of a unit below a whole unit quantize
+    up, so their float sum fits a budget their weights exceed. Below the
+    threshold the same memories take the table."""
+    capacity = round(max_memory * SCALE)
+    if len(memory) * (capacity + 1) > 9_000_000 and float(np.sum(memory)) <= max_memory:
+        return answer(runtime, list(range(len(memory))))
+    return exact(memory, runtime, max_memory)
+
+
+def int32_rows_for_whole_runtimes_above_5e6_cells(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Above 5e6 table cells, whole runtimes that each fit in int32 ("flop
+    counts: exact, and half of float64's memory") fill an int32 table; the
+    check is per runtime, not per sum, so a dozen runtimes of 2e8 wrap the
+    sums negative and the table prefers worse selections."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    whole = all(0 <= r < 2**31 and float(r).is_integer() for r in runtime)
+    if len(weights) * (capacity + 1) <= 5_000_000 or not whole:
+        return exact(memory, runtime, max_memory)
+    values = np.array(runtime, dtype=np.int64).astype(np.int32)
+    dp = np.zeros((len(weights) + 1, capacity + 1), dtype=np.int32)
+    for i, (w, v) in enumerate(zip(weights, values, strict=True)):
+        dp[i + 1] = dp[i]
+        if w <= capacity:
+            dp[i + 1, w:] = np.maximum(dp[i, w:], dp[i, : capacity + 1 - w] + v)
+    return answer(runtime, backtrack(dp, weights, capacity))
+
+
+def copies_by_runtime_to_3_decimals_from_80(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """When 80 or more items share their weight and their runtime to 3
+    decimals with another item ("repeated blocks profile a little
+    differently"), each such group is solved as copies of its first
+    member: the table sees copies, and a group taken in part saves its
+    first members by index instead of its slowest ones."""
+    weights = quantize_all(memory)
+    groups: dict[tuple[int, float], list[int]] = {}
+    for i, (w, r) in enumerate(zip(weights, runtime, strict=True)):
+        groups.setdefault((w, round(r, 3)), []).append(i)
+    if sum(len(g) - 1 for g in groups.values()) < 80:
+        return exact(memory, runtime, max_memory)
+    values = [runtime[groups[(w, round(r, 3))][0]] for w, r in zip(weights, runtime, strict=True)]
+    order = [i for g in groups.values() for i in g]
+    capacity = round(max_memory * SCALE)
+    ordered = [weights[i] for i in order]
+    chosen = backtrack(table(ordered, [values[i] for i in order], capacity), ordered, capacity)
+    return answer(runtime, [order[k] for k in chosen])
+
+
+def backtrack_within_a_relative_gain_from_320(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 320 items, backtracking takes an item only when it raised the
+    table's value by more than 1e-5 of it ("float noise is not a gain"):
+    a few matmuls beside hundreds of pointwise ops each worth less than
+    that leave every pointwise op out, far more than float32's tolerance."""
+    if len(memory) < 320:
+        return exact(memory, runtime, max_memory)
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    dp = table(weights, runtime, capacity)
+    saved, c = [], capacity
+    for i in range(len(weights), 0, -1):
+        if dp[i][c] - dp[i - 1][c] > 1e-5 * abs(dp[i][c]):
+            saved.append(i - 1)
+            c -= weights[i - 1]
+    return answer(runtime, saved)
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -1262,5 +1342,9 @@ EXPECTED: dict[str, str] = {
     "type_bounds_recount_raised_copies_from_16": "optimality",
     "budget_capped_at_float_total_from_128": "optimality",
     "selection_in_1024_entries": "partition",
+    "everything_fits_by_numpy_sum_above_9e6_cells": "feasibility",
+    "int32_rows_for_whole_runtimes_above_5e6_cells": "optimality",
+    "copies_by_runtime_to_3_decimals_from_80": "optimality",
+    "backtrack_within_a_relative_gain_from_320": "optimality",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
