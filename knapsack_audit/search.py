@@ -74,6 +74,7 @@ from knapsack_audit.strategies import (
     cases,
     correlated_case,
     everything_fits_case,
+    exact_fit_case,
     huge_budget_case,
     packed_table_case,
     past_power_copies_case,
@@ -269,6 +270,12 @@ ratio of :data:`~knapsack_audit.strategies.TOLERANCE_RATIOS`, at the
 partitioner's sizes: a blind-corpus bug whose backtracking compared table
 values with ``torch.isclose`` from 400 items passed without them."""
 
+EXACT_FIT_DRAWS = 2
+"""Cases of :func:`~knapsack_audit.strategies.exact_fit_case` at the
+partitioner's sizes with an item of exactly the budget's weight, and as
+many under a budget of 0: a blind-corpus bug that filtered out items of
+``q >= Q`` from 120 items was found only by the rounds, after 24 s."""
+
 MINIMIZE_SECONDS = 10.0
 """Seconds :func:`minimize` may spend; then its smallest case is kept (marked)."""
 
@@ -361,7 +368,9 @@ def breadth_cases(
     runtimes per scale of :data:`~knapsack_audit.strategies.TINY_RUNTIME_SCALES`
     at the partitioner's sizes, :data:`TOLERANCE_DRAWS` of hundreds of items
     each under a relative tolerance of the optimum per ratio of
-    :data:`~knapsack_audit.strategies.TOLERANCE_RATIOS`, one call where every item fits at each of
+    :data:`~knapsack_audit.strategies.TOLERANCE_RATIOS`, :data:`EXACT_FIT_DRAWS`
+    with an item of exactly the budget's weight and as many under a budget
+    of 0, one call where every item fits at each of
     :data:`SAVED_COUNT_SIZES`, and in the extended domain
     every region at each tier of :data:`DROPPED_ITEM_PLACES` beside items
     every optimum drops (those of more cells after the costly ones); then,
@@ -441,6 +450,11 @@ def breadth_cases(
         for ratio in TOLERANCE_RATIOS
         for _ in range(TOLERANCE_DRAWS)
     ]
+    exact_fits = [
+        exact_fit_case(rng, SIZE_TIERS[last](rng), zero_budget)
+        for zero_budget in (False, True)
+        for _ in range(EXACT_FIT_DRAWS)
+    ]
     return [
         *cheap,
         *raised_twice,
@@ -450,6 +464,7 @@ def breadth_cases(
         *past_power,
         *tiny_runtimes,
         *absorbed,
+        *exact_fits,
         *saved_counts,
         *[case for case in dropped if _cells(case) < HUGE_BUDGET_CELLS],
         *scaled_up,

@@ -1587,6 +1587,23 @@ def tolerance_absorbed_case(rng: random.Random, n: int, ratio: float) -> Case:
     )
 
 
+def exact_fit_case(rng: random.Random, n: int, zero_budget: bool) -> Case:
+    """``n`` items of 1 to 50 units and runtimes 1 to 9, a tenth of them free
+    (zero weight), and either one item of exactly the budget's weight (50
+    to 5,000 units) worth twice all the others together, so the optimum is
+    that item and the free ones, or (``zero_budget``) a budget of 0, where
+    the optimum is the free items alone. A filter that drops items "too
+    heavy to fit" with ``>=`` instead of ``>`` loses the optimum."""
+    weights = [0 if rng.random() < 0.1 else rng.randint(1, 50) for _ in range(n)]
+    runtime = [float(rng.randint(1, 9)) for _ in range(n)]
+    budget = 0
+    if not zero_budget:
+        budget = rng.randint(50, 5000)
+        k = rng.randrange(n)
+        weights[k], runtime[k] = budget, 2.0 * sum(runtime)
+    return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(budget))
+
+
 def past_power_copies_case(rng: random.Random) -> Case:
     """4 to 8 types of :data:`PAST_POWER_COPIES` copies each, an optimum
     across 2**63 (:func:`_integer_limit_case`: nearly one efficiency, a type

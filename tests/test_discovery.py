@@ -1249,6 +1249,12 @@ def _many_under_a_relative_tolerance(case: Case) -> bool:
     return case.n >= 320 and small >= 200
 
 
+def _an_exact_fit_or_no_room(case: Case) -> bool:
+    """At least 128 items, and one of exactly the budget's weight or a budget of 0."""
+    budget = quantize(case.max_memory)
+    return case.n >= 128 and (budget == 0 or budget in weights(case))
+
+
 @pytest.mark.parametrize(
     ("select", "bug"),
     [
@@ -1259,8 +1265,15 @@ def _many_under_a_relative_tolerance(case: Case) -> bool:
             "copies_by_runtime_to_3_decimals_from_80",
         ),
         (_many_under_a_relative_tolerance, "backtrack_within_a_relative_gain_from_320"),
+        (_an_exact_fit_or_no_room, "heavy_items_filtered_from_128"),
     ],
-    ids=["float sum fits", "int32 sums", "runtimes equal to 3 decimals", "under a tolerance"],
+    ids=[
+        "float sum fits",
+        "int32 sums",
+        "runtimes equal to 3 decimals",
+        "under a tolerance",
+        "exact fit",
+    ],
 )
 def test_every_breadth_phase_carries_rounding_and_integer_patterns_to_big_calls(
     select: Callable[[Case], bool], bug: str
@@ -1272,7 +1285,8 @@ def test_every_breadth_phase_carries_rounding_and_integer_patterns_to_big_calls(
     ``BIG_REGIONS``), and of 72 to 160 items of one weight whose tiny runtimes
     agree to their scale's decimal without being copies (``TINY_RUNTIME_DRAWS``
     per scale), and of hundreds of items each under a relative tolerance of
-    the optimum (``TOLERANCE_DRAWS`` per ratio). Four blind-corpus bugs passed
+    the optimum (``TOLERANCE_DRAWS`` per ratio), and with an item of exactly
+    the budget's weight or a budget of 0 (``EXACT_FIT_DRAWS``). Four blind-corpus bugs passed
     default ``verify`` without them (docs/planted.md, session 13); the
     planted bug of each class fails one of these calls (judged
     float32-tolerant, as ``verify`` judges it), and our solver is exact on

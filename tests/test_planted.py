@@ -73,6 +73,7 @@ FOUND_AT_SCALE = (
     "int32_rows_for_whole_runtimes_above_5e6_cells",
     "copies_by_runtime_to_3_decimals_from_80",
     "backtrack_within_a_relative_gain_from_320",
+    "heavy_items_filtered_from_128",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;

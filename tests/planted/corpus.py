@@ -1281,6 +1281,23 @@ def backtrack_within_a_relative_gain_from_320(
     return answer(runtime, saved)
 
 
+def heavy_items_filtered_from_128(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 128 items, the rows of items that "cannot fit" are skipped, the
+    test written ``w >= Q`` ("at least the whole budget"): an item that
+    fills the budget exactly is never saved, and under a budget of 0 the
+    free items go too."""
+    if len(memory) < 128:
+        return exact(memory, runtime, max_memory)
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    kept = [i for i, w in enumerate(weights) if w < capacity]
+    sub_weights = [weights[i] for i in kept]
+    dp = table(sub_weights, [runtime[i] for i in kept], capacity)
+    return answer(runtime, [kept[i] for i in backtrack(dp, sub_weights, capacity)])
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -1346,5 +1363,6 @@ EXPECTED: dict[str, str] = {
     "int32_rows_for_whole_runtimes_above_5e6_cells": "optimality",
     "copies_by_runtime_to_3_decimals_from_80": "optimality",
     "backtrack_within_a_relative_gain_from_320": "optimality",
+    "heavy_items_filtered_from_128": "optimality",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
