@@ -822,6 +822,17 @@ def frontier_of_1024_states_above_4e6_cells(
     return answer(runtime, _frontier(weights, runtime, capacity, FRONTIER_STATES))
 
 
+def int32_table(weights: Sequence[int], runtime: Sequence[float], capacity: int) -> np.ndarray:
+    """:func:`table` in int32: whole runtimes, and every sum wraps past ``2**31``."""
+    values = np.array(runtime, dtype=np.int64).astype(np.int32)
+    dp = np.zeros((len(weights) + 1, capacity + 1), dtype=np.int32)
+    for i, (w, v) in enumerate(zip(weights, values, strict=True)):
+        dp[i + 1] = dp[i]
+        if w <= capacity:
+            dp[i + 1, w:] = np.maximum(dp[i, w:], dp[i, : capacity + 1 - w] + v)
+    return dp
+
+
 def int32_table_when_the_total_fits(
     memory: list[float], runtime: list[float], max_memory: float
 ) -> Answer:
@@ -835,13 +846,7 @@ def int32_table_when_the_total_fits(
     integral = all(r >= 0 and float(r).is_integer() for r in runtime)
     if len(weights) < 32 or not integral or sum(runtime) >= 2**32:
         return exact(memory, runtime, max_memory)
-    values = np.array(runtime, dtype=np.int64).astype(np.int32)
-    dp = np.zeros((len(weights) + 1, capacity + 1), dtype=np.int32)
-    for i, (w, v) in enumerate(zip(weights, values, strict=True)):
-        dp[i + 1] = dp[i]
-        if w <= capacity:
-            dp[i + 1, w:] = np.maximum(dp[i, w:], dp[i, : capacity + 1 - w] + v)
-    return answer(runtime, backtrack(dp, weights, capacity))
+    return answer(runtime, backtrack(int32_table(weights, runtime, capacity), weights, capacity))
 
 
 class IntegralCall(NamedTuple):
@@ -1230,13 +1235,7 @@ def int32_rows_for_whole_runtimes_above_5e6_cells(
     whole = all(0 <= r < 2**31 and float(r).is_integer() for r in runtime)
     if len(weights) * (capacity + 1) <= 5_000_000 or not whole:
         return exact(memory, runtime, max_memory)
-    values = np.array(runtime, dtype=np.int64).astype(np.int32)
-    dp = np.zeros((len(weights) + 1, capacity + 1), dtype=np.int32)
-    for i, (w, v) in enumerate(zip(weights, values, strict=True)):
-        dp[i + 1] = dp[i]
-        if w <= capacity:
-            dp[i + 1, w:] = np.maximum(dp[i, w:], dp[i, : capacity + 1 - w] + v)
-    return answer(runtime, backtrack(dp, weights, capacity))
+    return answer(runtime, backtrack(int32_table(weights, runtime, capacity), weights, capacity))
 
 
 def copies_by_runtime_to_3_decimals_from_80(
