@@ -42,7 +42,7 @@ from knapsack_audit.integer_oracle import row_optimum
 from knapsack_audit.reference.oracle import exact_optimum
 from knapsack_audit.reference.validation import integer_runtimes, quantize
 from knapsack_audit.strategies import (
-    LARGEST_REAL_CELLS,
+    BIG_TABLE_CELLS,
     PLACES,
     dropped_item,
     place_items,
@@ -54,8 +54,6 @@ NEUTRAL = ("zero runtime", "over budget", "empty", "negative runtime")
 """Padding items that no optimal value uses: runtime 0, weight above the budget,
 memory 0 and runtime 0, or a weight that fits and a runtime below 0 (every
 optimum leaves it out, SPEC 4.2; extended domain only, :func:`neutral_kinds`)."""
-BIG_TABLE_CELLS = 2 * LARGEST_REAL_CELLS + 1
-"""``n * Q`` every ``verify`` audit reaches: more than twice the largest captured call's."""
 BIG_TABLE_UNITS = (50_000, 5_000, 20_000)
 """Budgets (units) of :func:`big_tables`' calls: ``n`` is then about 212, 2120
 and 530 (most of them items over the budget, a row copy for a table solver)."""

@@ -323,6 +323,9 @@ LARGEST_REAL_ITEMS = 1057
 """Items of the largest captured partitioner call (mixtral_32's, golden data)."""
 LARGEST_REAL_CELLS = 5_285_000
 """``n * Q`` of the largest captured call (mixtral_32, budget 0.5: 1057 x 5000)."""
+BIG_TABLE_CELLS = 2 * LARGEST_REAL_CELLS + 1
+"""``n * Q`` every ``verify`` audit reaches (:func:`knapsack_audit.scaling.big_tables`,
+:func:`big_region_case`): more than twice the largest captured call's."""
 REGION_CELLS = 2_000_000
 """Most ``n * min(Q, sum w)`` a region case is built with: a pure-Python table
 solver (our reference) does that many steps in about a second. Larger tables
@@ -1485,9 +1488,6 @@ the last power into the remainder (``1, 3``; ``1, 2, 5``) cannot make the
 middle counts (2 of 4; 4 of 8; 4 to 6 of 10)."""
 
 
-BIG_REGION_CELLS = 2 * LARGEST_REAL_CELLS + 1
-"""Fewest ``n * Q`` cells of :func:`big_region_case`: more than twice the
-largest captured call's (as :data:`knapsack_audit.scaling.BIG_TABLE_CELLS`)."""
 BIG_REGIONS = ("budget = float sum < quantized sum", "flop-count runtimes")
 """The regions :func:`big_region_case` builds at big tables: their pattern is
 in the memories' rounding or in the runtimes' integer sums, which
@@ -1497,7 +1497,7 @@ never sum to."""
 
 def big_region_case(rng: random.Random, region: str, n: int) -> Case:
     """A case of ``region`` (one of :data:`BIG_REGIONS`) at ``n`` items whose
-    table has :data:`BIG_REGION_CELLS` to twice as many cells (2.5 to 4 s
+    table has :data:`BIG_TABLE_CELLS` to twice as many cells (2.5 to 4 s
     per call for the pure-Python reference, under the 10 s call timeout): the
     item weights grow (up to ``most`` units, about ``n * most / 2`` in all)
     instead of being scaled, so the memories keep their rounding. Flop
@@ -1505,7 +1505,7 @@ def big_region_case(rng: random.Random, region: str, n: int) -> Case:
     their sums past it. A fast path that switches on the table's size (an
     "everything fits" shortcut taken from the float sum, an int32 table for
     integer runtimes) meets the pattern there."""
-    cells = rng.randint(BIG_REGION_CELLS, 2 * BIG_REGION_CELLS)
+    cells = rng.randint(BIG_TABLE_CELLS, 2 * BIG_TABLE_CELLS)
     most = max(1, round(2 * cells / (n * n)))
     if region == "budget = float sum < quantized sum":
         return _float_sum_budget_region(rng, n, most)
@@ -1513,11 +1513,7 @@ def big_region_case(rng: random.Random, region: str, n: int) -> Case:
         raise ValueError(f"region: {region!r} is not one of {BIG_REGIONS}")
     weights = _split_units(rng, n, 2 * most)  # the budget is a quarter to 3/4 of the total
     runtime = [float(rng.randint(1 << 20, (1 << 31) - 1)) for _ in range(n)]
-    return Case(
-        tuple(unit_memory(w) for w in weights),
-        tuple(runtime),
-        unit_memory(_mid_budget(weights, rng)),
-    )
+    return _case_of_units(list(zip(weights, runtime, strict=True)), _mid_budget(weights, rng))
 
 
 TINY_RUNTIME_SCALES = (1e-2, 1e-3, 1e-4, 1e-5)
@@ -1542,12 +1538,7 @@ def tiny_runtime_copies_case(rng: random.Random, n: int, scale: float) -> Case:
     items += [(rng.randint(1, 10), rng.randint(26, 768) * step) for _ in range(n - count)]
     rng.shuffle(items)
     others = sum(w for w, _ in items) - weight * count
-    budget = weight * (count // 2) + others // 3
-    return Case(
-        tuple(unit_memory(w) for w, _ in items),
-        tuple(r for _, r in items),
-        unit_memory(budget),
-    )
+    return _case_of_units(items, weight * (count // 2) + others // 3)
 
 
 TOLERANCE_RATIOS = (1e-4, 1e-5, 1e-6)
@@ -1579,12 +1570,7 @@ def tolerance_absorbed_case(rng: random.Random, n: int, ratio: float) -> Case:
     items = heavy_items + light
     rng.shuffle(items)
     half = [w for w, _ in heavy_items if rng.random() < 0.5]
-    budget = sum(w for w, _ in light) + sum(half)
-    return Case(
-        tuple(unit_memory(w) for w, _ in items),
-        tuple(r for _, r in items),
-        unit_memory(budget),
-    )
+    return _case_of_units(items, sum(w for w, _ in light) + sum(half))
 
 
 def exact_fit_case(rng: random.Random, n: int, zero_budget: bool) -> Case:
@@ -1601,7 +1587,7 @@ def exact_fit_case(rng: random.Random, n: int, zero_budget: bool) -> Case:
         budget = rng.randint(50, 5000)
         k = rng.randrange(n)
         weights[k], runtime[k] = budget, 2.0 * sum(runtime)
-    return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(budget))
+    return _case_of_units(list(zip(weights, runtime, strict=True)), budget)
 
 
 def past_power_copies_case(rng: random.Random) -> Case:

@@ -8,7 +8,6 @@ property silently weaker.
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
 import math
 import random
@@ -16,7 +15,6 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -24,6 +22,7 @@ import numpy as np
 import pytest
 import torch
 from hypothesis import HealthCheck, Phase, given, settings
+from test_planted import corpus
 
 from knapsack_audit.cases import Case
 from knapsack_audit.integer_oracle import integer_optimum
@@ -53,7 +52,7 @@ from knapsack_audit.search import (
     breadth_cases,
 )
 from knapsack_audit.strategies import (
-    BIG_REGION_CELLS,
+    BIG_TABLE_CELLS,
     HUGE_BUDGET_CELLS,
     HUGE_BUDGET_ITEMS,
     INTEGER_LIMIT_CELLS,
@@ -1203,20 +1202,9 @@ def test_every_breadth_phase_holds_copies_just_past_a_power_of_two_across_2_63(
         _exact_but_failed_when_patched(past, patches, monkeypatch, (seed, domain))
 
 
-def _planted(name: str) -> Callable[..., Any]:
-    """A bug of the planted corpus (tests/planted/corpus.py)."""
-    path = Path(__file__).parent / "planted" / "corpus.py"
-    spec = importlib.util.spec_from_file_location("planted_corpus_for_discovery", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    bug: Callable[..., Any] = getattr(module, name)
-    return bug
-
-
 def _float_sum_fits_weights_do_not(case: Case) -> bool:
     return (
-        table_cells(case) >= BIG_REGION_CELLS
+        table_cells(case) >= BIG_TABLE_CELLS
         and math.fsum(case.memory) <= case.max_memory
         and sum(weights(case)) > quantize(case.max_memory)
     )
@@ -1224,7 +1212,7 @@ def _float_sum_fits_weights_do_not(case: Case) -> bool:
 
 def _whole_runtimes_past_int32(case: Case) -> bool:
     return (
-        table_cells(case) >= BIG_REGION_CELLS
+        table_cells(case) >= BIG_TABLE_CELLS
         and all(float(r).is_integer() and 2**20 <= r < 2**31 for r in case.runtime)
         and sum(case.runtime) >= 2**32
     )
@@ -1291,7 +1279,7 @@ def test_every_breadth_phase_carries_rounding_and_integer_patterns_to_big_calls(
     planted bug of each class fails one of these calls (judged
     float32-tolerant, as ``verify`` judges it), and our solver is exact on
     all of them."""
-    solver = _planted(bug)
+    solver = getattr(corpus, bug)
     for seed, domain, calls in _breadth_calls(select):
         where = (seed, domain, bug)
         assert calls, where

@@ -20,7 +20,6 @@ from knapsack_audit.optimized import dp_knapsack_sliding_hirschberg
 from knapsack_audit.properties import Judge
 from knapsack_audit.reference import dp_knapsack, exact_optimum, quantize
 from knapsack_audit.scaling import (
-    BIG_TABLE_CELLS,
     NEUTRAL,
     PLACES,
     Scaling,
@@ -41,6 +40,7 @@ from knapsack_audit.search import (
     breadth_cases,
 )
 from knapsack_audit.strategies import (
+    BIG_TABLE_CELLS,
     HUGE_BUDGET_CELLS,
     LARGEST_REAL_CELLS,
     REGION_BUILDERS,
