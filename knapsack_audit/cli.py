@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -598,10 +599,31 @@ def run_mutate(arguments: argparse.Namespace, parser: argparse.ArgumentParser) -
     return 0
 
 
+def usable_cores() -> int:
+    """The CPUs this process may run on (its affinity mask where the OS has one)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def warn_if_more_jobs_than_cores(command: str, jobs: int) -> None:
+    """Warn on stderr when ``--jobs`` exceeds the usable cores: the time budget
+    is wall-clock time (docs/CLI.md, "Time budget"), so audits that share a core each check fewer
+    cases, and a bug found alone can pass."""
+    cores = usable_cores()
+    if jobs > cores:
+        sys.stderr.write(
+            f"knapsack-audit {command}: warning: --jobs {jobs} runs more audits than the "
+            f"{cores} usable cores; each audit's time budget is wall-clock time, so each "
+            f"checks fewer cases than alone (use --jobs {cores} or fewer)\n"
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``knapsack-audit`` console script; returns the exit code."""
     parser = build_parser()
     arguments = parser.parse_args(argv)
+    warn_if_more_jobs_than_cores(arguments.command, getattr(arguments, "jobs", 1))
     if arguments.command == "verify":
         return run_verify(arguments, parser)
     if arguments.command == "compare":

@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from knapsack_audit import cli
 from knapsack_audit.cases import Case
 from knapsack_audit.cli import memory_size
 from knapsack_audit.isolation import (
@@ -349,6 +350,25 @@ def test_an_audited_worker_runs_one_torch_thread_and_a_timed_one_torch_s_default
     monkeypatch.setenv("OMP_NUM_THREADS", "3")
     with IsolatedSolver(setting) as solver:
         assert solver([1.0], [1.0], 1.0)[0] == 3
+
+
+def test_more_jobs_than_usable_cores_is_warned_about_before_anything_runs(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SPEC 9.2: the audit's time budget, like a timed ratio, is wall-clock
+    time, so ``--jobs`` above the usable cores gets a warning on stderr naming both
+    numbers; at or below the cores, and for commands without ``--jobs``, none."""
+    monkeypatch.setattr(cli, "usable_cores", lambda: 2)
+    missing = "no_such_module_for_jobs:solver"
+    assert cli.main(["verify", "--quiet", "--jobs", "3", missing]) == 2
+    warned = capsys.readouterr().err
+    assert "knapsack-audit verify: warning: --jobs 3" in warned
+    assert "2 usable cores" in warned
+    assert cli.main(["verify", "--quiet", "--jobs", "2", missing]) == 2
+    assert "warning" not in capsys.readouterr().err
+    cli.warn_if_more_jobs_than_cores("mutate", 1)
+    assert capsys.readouterr().err == ""
+    assert cli.usable_cores() >= 1
 
 
 def _workers() -> list[int]:
