@@ -737,8 +737,8 @@ def audit(
             properties only: a few of every size tier and table size
             (:func:`breadth_cases`) and a sample of the real calls, so that a
             slow solver is judged across sizes before the scope takes its time
-            (at most :data:`BREADTH_SHARE` of ``time_budget``; the rest go first
-            in the rounds).
+            (at most :data:`BREADTH_SHARE` of ``time_budget``, not counting the
+            time spent shrinking its findings; the rest go first in the rounds).
         golden: real calls of known optimum, :data:`GOLDEN_PER_ROUND` checked at
             the start of each round (the breadth phase holds a sample of them).
         scope: the exhaustive phase's scope (``None``: no exhaustive phase).
@@ -804,12 +804,17 @@ def _breadth_phase(
     search: _Search, breadth: Sequence[BreadthCase], until: float | None = None
 ) -> list[BreadthCase]:
     """The breadth cases in order, one-call properties but determinism (each call
-    of a large table costs), until ``until`` seconds into the audit; returns
-    the cases left unchecked then (the rounds check them)."""
+    of a large table costs), until ``until`` seconds of checking into the audit;
+    returns the cases left unchecked then (the rounds check them).
+
+    Shrinking a finding does not count against ``until``: a failure found early
+    (shrunk for up to :data:`SHRINK_SECONDS`) must not leave the breadth calls
+    that hold the other properties' failures to the rounds."""
+    shrinking = 0.0
     for k, case in enumerate(breadth):
         if not search.wanted:
             return []
-        if until is not None and search.elapsed() > until:
+        if until is not None and search.elapsed() - shrinking > until:
             return list(breadth[k:])
         if isinstance(case, KnownCase):
             findings = search.judge_known(case)
@@ -822,7 +827,9 @@ def _breadth_phase(
         search.result.examples += 1
         for finding in findings:
             if finding.property in search.wanted:
+                started = search.elapsed()
                 search.record(finding)
+                shrinking += search.elapsed() - started
     return []
 
 

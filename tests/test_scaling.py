@@ -7,12 +7,15 @@ by recording which cases a solver is called on, in which order.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from knapsack_audit import properties as props
+from knapsack_audit import search as search_module
 from knapsack_audit.cases import Case
 from knapsack_audit.exhaustive import scope_for
 from knapsack_audit.golden import fixtures
@@ -189,6 +192,38 @@ def test_a_solver_wrong_from_6_items_fails_before_the_scope() -> None:
     )
     assert "optimality" in result.findings
     assert not any(scope_calls)
+
+
+def test_shrinking_a_breadth_finding_leaves_the_breadth_phase_its_share(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SPEC 3.3: the breadth phase's share of the time budget counts checking, not
+    shrinking: a finding shrunk for longer than the whole share still leaves
+    every breadth call checked before the rounds."""
+    breadth = [Case.of([0.0001] * k, [1.0] * k, 0.0001 * k) for k in range(1, 21)]
+    called: list[Case] = []
+
+    def saves_nothing(memory: list[float], runtime: list[float], max_memory: float) -> Any:
+        called.append(Case.of(memory, runtime, max_memory))
+        return 0.0, [], list(range(len(memory)))
+
+    def slow_minimize(solver: Any, judge: Judge, finding: Any) -> Any:
+        time.sleep(0.5)
+        return finding
+
+    monkeypatch.setattr(search_module, "minimize", slow_minimize)
+    result = audit(
+        saves_nothing,
+        Judge(),
+        breadth=breadth,
+        scope=None,
+        golden=[],
+        properties=["optimality", "feasibility"],
+        max_examples=0,
+        time_budget=0.6,
+    )
+    assert "optimality" in result.findings
+    assert set(breadth) <= set(called)
 
 
 def test_golden_sample_covers_the_extremes_and_every_model() -> None:
