@@ -40,7 +40,7 @@ from benchmarks.oracle import int64_dp_value, pareto_value
 from benchmarks.report import print_summary, write_markdown
 from benchmarks.worker import RESULT_MARKER, SOLVERS
 from knapsack_audit import catalog
-from knapsack_audit.properties import tolerance
+from knapsack_audit.properties import units_tolerance
 from knapsack_audit.reference import Instance, validate
 from knapsack_audit.reference.validation import exact_sum
 
@@ -258,7 +258,7 @@ def run_cell(
                 failures.setdefault(solver, []).append(cell)
                 break
     optimum = cell_optimum(instance, runs, args)
-    allowed = tolerance(instance.runtimes)
+    allowed = units_tolerance(instance.weights, instance.runtimes, instance.capacity)
     if optimum["opt"] is not None:
         opt = Fraction(optimum["opt"])
         for records in runs.values():

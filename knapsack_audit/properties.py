@@ -93,23 +93,35 @@ class Outcome:
     extras: dict[str, Any] = field(default_factory=dict)
 
 
-def tolerance(runtime: Sequence[float]) -> Fraction:
-    """SPEC 5.2: ``2*gamma(n+1)*sum|v_i| + 2*(n+1)*2**-149`` for float32 sums.
+def tolerance(case: Case) -> Fraction:
+    """SPEC 5.2 as amended by 5.4: ``2*gamma(n+1)*sum|v_i| + 2*(n+1)*2**-149``
+    for float32 sums, the sum over the items that fit alone (``q_i <= Q``): no
+    feasible selection, and so no path through a table, holds another.
 
     Float32 drops the ``1.0`` beside ``1e8`` (its spacing there is 8), and
-    the tolerance allows it; with no runtimes only the subnormal term is left:
+    the tolerance allows it; an item heavier than the budget widens nothing;
+    with no runtimes only the subnormal term is left:
 
-    >>> 1.0 <= tolerance([1e8, 1.0]) < 36
+    >>> 1.0 <= tolerance(Case((1e-4, 1e-4), (1e8, 1.0), 2e-4)) < 36
     True
-    >>> tolerance([]) == 2 * SMALLEST_FLOAT32_SUBNORMAL
+    >>> tolerance(Case((1.0, 1e-4), (1e8, 1.0), 1e-4)) < 1e-5
+    True
+    >>> tolerance(Case((), (), 0.0)) == 2 * SMALLEST_FLOAT32_SUBNORMAL
     True
     """
-    return _tolerance(tuple(float(r) for r in runtime))
+    weights = [quantize(float(m)) for m in case.memory]
+    return units_tolerance(weights, case.runtime, quantize(float(case.max_memory)))
+
+
+def units_tolerance(weights: Sequence[int], runtime: Sequence[float], capacity: int) -> Fraction:
+    """:func:`tolerance` of items of quantized ``weights`` under ``capacity`` units."""
+    within = tuple(float(r) for w, r in zip(weights, runtime, strict=True) if w <= capacity)
+    return _tolerance(len(runtime), within)
 
 
 @functools.lru_cache(maxsize=4096)
-def _tolerance(runtime: tuple[float, ...]) -> Fraction:
-    k = len(runtime) + 1
+def _tolerance(n: int, runtime: tuple[float, ...]) -> Fraction:
+    k = n + 1
     gamma = k * FLOAT32_UNIT_ROUNDOFF / (1 - k * FLOAT32_UNIT_ROUNDOFF)
     magnitude = sum((abs(Fraction(r)) for r in runtime), Fraction(0))
     return 2 * gamma * magnitude + 2 * k * SMALLEST_FLOAT32_SUBNORMAL
@@ -389,7 +401,7 @@ def optimality(outcome: Outcome, case: Case, judge: Judge) -> list[Finding]:
     if saved is None or optimum is None:
         return []
     achieved = saved_value(case, saved)
-    allowed = Fraction(0) if judge.exact else tolerance(case.runtime)
+    allowed = Fraction(0) if judge.exact else tolerance(case)
     if optimum - achieved <= allowed:
         return []
     return [
@@ -438,9 +450,9 @@ def value_consistency(outcome: Outcome, case: Case, judge: Judge) -> list[Findin
             return _order(outcome, case)
         expected = f"float(exact sum) = {float(exact)!r}"
     else:
-        if abs(returned - exact) <= tolerance(case.runtime):
+        if abs(returned - exact) <= tolerance(case):
             return []
-        expected = f"{float(exact)!r} within {float(tolerance(case.runtime))!r}"
+        expected = f"{float(exact)!r} within {float(tolerance(case))!r}"
     return [
         Finding(
             "value-consistency",
@@ -578,7 +590,7 @@ def _relation(
     base, changed = _value_of(solver, case), _value_of(solver, other)
     if base is None or changed is None:
         return []
-    allowed = Fraction(0) if judge.exact else tolerance(case.runtime) + tolerance(other.runtime)
+    allowed = Fraction(0) if judge.exact else tolerance(case) + tolerance(other)
     target = expected(base)
     holds = changed >= target - allowed if at_least else abs(changed - target) <= allowed
     if holds:

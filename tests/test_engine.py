@@ -216,6 +216,26 @@ def test_float32_absorption_is_within_tolerance_for_third_parties():
     assert [f.property for f in props.optimality(outcome, case, EXACT)] == ["optimality"]
 
 
+def test_an_item_heavier_than_the_budget_widens_no_tolerance():
+    """SPEC 5.4: the tolerance sums the runtimes of items that fit alone. Beside
+    one item too heavy to save, worth 2**40 times the others, a solver that
+    recomputes every "negligible" item loses the whole optimum and fails
+    optimality; upstream dp_knapsack, whose float32 table never puts the
+    heavy item on a path, still passes."""
+    light = [(1e-4, k * 2.0**-20) for k in range(1, 101)]
+    memory = (*(m for m, _ in light), 2.0)
+    runtime = (*(r for _, r in light), 100 * 2.0**20)
+    case = Case(memory, runtime, 50e-4)
+
+    def recomputes_negligible(memory, runtime, max_memory):
+        return 0.0, [], list(reversed(range(len(memory))))
+
+    outcome = props.call(recomputes_negligible, case)
+    assert [f.property for f in props.optimality(outcome, case, TOLERANT)] == ["optimality"]
+    assert props.check_call(upstream.dp_knapsack, case, TOLERANT) == []
+    assert props.tolerance(case) < sum(r for _, r in light) * 2.0**-10
+
+
 def test_upstream_dp_forced_negative_zero_weight_item_is_a_finding():
     """SPEC 4.1, 4.3: in the extended domain dp_knapsack saves a harmful item."""
     case = Case((0.0,), (-1.0,), 1.0)

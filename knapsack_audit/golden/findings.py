@@ -123,7 +123,7 @@ def correct(result: SolverResult, fixture: Fixture, exact: bool) -> bool:
     exactly if ``exact`` (ours, SPEC 5.1), else within the float32 tolerance (SPEC 5.2)."""
     if result.error is not None or result.units_over > 0 or result.shortfall is None:
         return False
-    allowed = Fraction(0) if exact else properties.tolerance(fixture.case.runtime)
+    allowed = Fraction(0) if exact else properties.tolerance(fixture.case)
     return result.shortfall <= allowed
 
 
