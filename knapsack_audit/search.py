@@ -62,17 +62,21 @@ from knapsack_audit.scaling import (
 from knapsack_audit.shrink import Shrinker
 from knapsack_audit.strategies import (
     BIG_REGIONS,
+    DOMINANT_EXPONENTS,
     HUGE_BUDGET_CELLS,
     HUGE_BUDGET_ITEMS,
     HUGE_BUDGET_NOISES,
+    LARGEST_REAL_ITEMS,
     PLACES,
     REGION_BUILDERS,
     SIZE_TIERS,
     TINY_RUNTIME_SCALES,
     TOLERANCE_RATIOS,
+    WIDE_HALF_WAY_UNITS,
     big_region_case,
     cases,
     correlated_case,
+    dominant_out_of_reach_case,
     everything_fits_case,
     exact_fit_case,
     huge_budget_case,
@@ -86,7 +90,9 @@ from knapsack_audit.strategies import (
     tiered_cases,
     tiny_runtime_copies_case,
     tolerance_absorbed_case,
+    wide_half_way_case,
     with_dropped_items,
+    wrapping_weights_case,
 )
 
 PROPERTIES = tuple(prop.name for prop in props.TABLE)
@@ -276,6 +282,27 @@ partitioner's sizes with an item of exactly the budget's weight, and as
 many under a budget of 0: a blind-corpus bug that filtered out items of
 ``q >= Q`` from 120 items was found only by the rounds, after 24 s."""
 
+WIDE_HALF_WAY_DRAWS = 2
+"""Cases of :func:`~knapsack_audit.strategies.wide_half_way_case` per largest
+unit count of :data:`~knapsack_audit.strategies.WIDE_HALF_WAY_UNITS`, the
+first at the largest real call's size (:func:`_largest_real_size_first`): a
+blind-corpus bug (docs/planted.md, session 14) that quantized by dividing by
+``1 / S`` from 500 items passed, since every half-way memory drawn was of at
+most 30 units, where that division agrees with SPEC 2.1."""
+
+WRAPPING_DRAWS = 3
+"""Cases of :func:`~knapsack_audit.strategies.wrapping_weights_case`, the
+first at the largest real call's size: a blind-corpus bug that kept weights
+in int16 above 3e6 cells under a budget below ``2**15`` passed, since no
+item drawn weighed past ``2**15`` units beside such a budget."""
+
+DOMINANT_DRAWS = 1
+"""Cases of :func:`~knapsack_audit.strategies.dominant_out_of_reach_case`
+per exponent of :data:`~knapsack_audit.strategies.DOMINANT_EXPONENTS`, the
+first at the largest real call's size: a blind-corpus bug that recomputed
+every item under ``2**-24`` of the largest runtime, from 64 of them, passed
+(SPEC 5.4 and these calls together find it)."""
+
 MINIMIZE_SECONDS = 10.0
 """Seconds :func:`minimize` may spend; then its smallest case is kept (marked)."""
 
@@ -370,7 +397,9 @@ def breadth_cases(
     each under a relative tolerance of the optimum per ratio of
     :data:`~knapsack_audit.strategies.TOLERANCE_RATIOS`, :data:`EXACT_FIT_DRAWS`
     with an item of exactly the budget's weight and as many under a budget
-    of 0, one call where every item fits at each of
+    of 0, :data:`DOMINANT_DRAWS` with items too heavy to save worth
+    ``2**e`` times the others per exponent of
+    :data:`~knapsack_audit.strategies.DOMINANT_EXPONENTS`, one call where every item fits at each of
     :data:`SAVED_COUNT_SIZES`, and in the extended domain
     every region at each tier of :data:`DROPPED_ITEM_PLACES` beside items
     every optimum drops (those of more cells after the costly ones); then,
@@ -380,7 +409,12 @@ def breadth_cases(
     threshold-size cases of more cells (the huge-budget region: about a
     second per call for a pure-Python table solver), :data:`BIG_REGION_DRAWS`
     of each of :data:`~knapsack_audit.strategies.BIG_REGIONS` at the
-    partitioner's sizes with tables of 1.06e7 to 2.1e7 cells, one huge-budget case of
+    partitioner's sizes with tables of 1.06e7 to 2.1e7 cells,
+    :data:`WIDE_HALF_WAY_DRAWS` with half-way memories of up to each of
+    :data:`~knapsack_audit.strategies.WIDE_HALF_WAY_UNITS` units and
+    :data:`WRAPPING_DRAWS` with weights past ``2**15`` to ``2**32`` units
+    beside a budget under ``2**15`` (each kind's first at the largest real
+    call's size), one huge-budget case of
     :data:`~knapsack_audit.strategies.HUGE_BUDGET_ITEMS` items per runtime
     kind of :data:`~knapsack_audit.strategies.HUGE_BUDGET_NOISES` (the
     longest Pareto frontiers: a sparse method's state buffer),
@@ -455,6 +489,19 @@ def breadth_cases(
         for zero_budget in (False, True)
         for _ in range(EXACT_FIT_DRAWS)
     ]
+    wide_half_way = [
+        wide_half_way_case(rng, n, most)
+        for most in WIDE_HALF_WAY_UNITS
+        for n in _largest_real_size_first(rng, WIDE_HALF_WAY_DRAWS)
+    ]
+    wrapping = [
+        wrapping_weights_case(rng, n) for n in _largest_real_size_first(rng, WRAPPING_DRAWS)
+    ]
+    dominant = [
+        dominant_out_of_reach_case(rng, n, exponent)
+        for exponent in DOMINANT_EXPONENTS
+        for n in _largest_real_size_first(rng, DOMINANT_DRAWS)
+    ]
     return [
         *cheap,
         *raised_twice,
@@ -465,12 +512,15 @@ def breadth_cases(
         *tiny_runtimes,
         *absorbed,
         *exact_fits,
+        *dominant,
         *saved_counts,
         *[case for case in dropped if _cells(case) < HUGE_BUDGET_CELLS],
         *scaled_up,
         *real,
         *costly,
         *big_regions,
+        *wide_half_way,
+        *wrapping,
         *[case for case in dropped if _cells(case) >= HUGE_BUDGET_CELLS],
         *frontiers,
         *short_of_total,
@@ -478,6 +528,13 @@ def breadth_cases(
         *splitting,
         packed,
     ]
+
+
+def _largest_real_size_first(rng: random.Random, count: int) -> list[int]:
+    """``count`` item counts: the largest real call's
+    (:data:`~knapsack_audit.strategies.LARGEST_REAL_ITEMS`), where a fast path
+    gated on any smaller size is on, then drawn from the partitioner's tier."""
+    return [LARGEST_REAL_ITEMS, *(SIZE_TIERS["partitioner"](rng) for _ in range(count - 1))][:count]
 
 
 def _with_dropped_items(rng: random.Random) -> list[Case]:

@@ -33,6 +33,7 @@ distinct items around :data:`SCALE_SIZES` (:func:`distinct_scale_cases`).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -1588,6 +1589,121 @@ def exact_fit_case(rng: random.Random, n: int, zero_budget: bool) -> Case:
         k = rng.randrange(n)
         weights[k], runtime[k] = budget, 2.0 * sum(runtime)
     return _case_of_units(list(zip(weights, runtime, strict=True)), budget)
+
+
+WIDE_HALF_WAY_UNITS = (200, 2000)
+"""Largest unit counts of :func:`wide_half_way_case`'s half-way memories."""
+
+
+def wide_half_way_case(rng: random.Random, n: int, most: int) -> Case:
+    """``n`` items (at least 64): 8 to ``n / 2`` of them (as many as keep the
+    table near 2e6 to :data:`BIG_TABLE_CELLS` cells) have memories on or
+    beside the half-way point ``w + 0.5`` of a unit count ``w`` drawn
+    log-uniformly from 10 to ``most`` (exactly half-way seven times in ten,
+    else one ulp either side or float32-splitting:
+    :func:`float32_split_memory`) and runtimes 1,000 to 2,000 per unit; the
+    rest are single units of runtime 1 or 2. The budget is the half-way
+    items' weight, so the optimum saves exactly those. A quantization other
+    than SPEC 2.1's (a division by ``1 / S``, a product in two steps,
+    float32) moves a weight by a unit on some ``w``, more often the larger
+    ``w`` is: unless the moves cancel out, a solver that counts lower in all
+    saves single units too many (over budget), one that counts higher must
+    leave a half-way item out (a loss far past SPEC 5.2's tolerance). The
+    half-way regions of :data:`REGION_BUILDERS` stay under 31 units, where
+    several such quantizations agree with SPEC 2.1's."""
+    n = max(n, 64)
+    cells = rng.randint(REGION_CELLS, BIG_TABLE_CELLS)
+    mean = (most - 10) / math.log(most / 10)  # of a log-uniform draw from 10 to most
+    count = max(8, min(n // 2, round(cells / (n * mean))))
+    memory: list[float] = []
+    runtime: list[float] = []
+    for _ in range(count):
+        units = round(math.exp(rng.uniform(math.log(10), math.log(most))))
+        half = (units + 0.5) / SCALE
+        kind = rng.random()
+        if kind < 0.15:
+            with contextlib.suppress(ValueError):  # none within 4e-8 relative: half-way
+                half = float32_split_memory(units)
+        elif kind < 0.3:
+            half = math.nextafter(half, math.inf if kind < 0.225 else -math.inf)
+        memory.append(half)
+        runtime.append(round(half * SCALE * rng.uniform(1000, 2000)))
+    held = sum(round(m * SCALE) for m in memory)
+    singles = n - count
+    memory += [unit_memory(1)] * singles
+    runtime += [float(rng.randint(1, 2)) for _ in range(singles)]
+    order = list(range(n))
+    rng.shuffle(order)
+    budget = held
+    return Case(
+        tuple(memory[i] for i in order),
+        tuple(float(runtime[i]) for i in order),
+        unit_memory(budget),
+    )
+
+
+WRAP_WIDTHS = (15, 16, 31, 32)
+"""Bit widths past which :func:`wrapping_weights_case`'s heavy items weigh:
+``2**b + r`` units kept in a ``b``-bit integer (or a signed ``b + 1``-bit
+one) wrap to ``r`` or to ``r - 2**b``."""
+
+
+def wrapping_weights_case(rng: random.Random, n: int) -> Case:
+    """``n`` items (at least 64) under a budget of ``2**12`` to ``2**15 - 1``
+    units (a table of 3e6 to :data:`BIG_TABLE_CELLS` cells where ``n``
+    allows): a tenth of them (at least 4) are heavy, ``2**b + r`` units for
+    ``b`` of :data:`WRAP_WIDTHS` and ``r`` of 0 to a quarter of the budget,
+    each worth ten times any light item; the light ones weigh 1 to ``6 Q / L``
+    units (about three budgets in all) with runtimes 1 to 9. No heavy item
+    fits, so the optimum is among the light ones. A solver that keeps the
+    weights in an integer type chosen from the budget (int16 below
+    ``2**15`` columns, "every weight that matters fits") sees the heavy ones
+    wrap within the budget, or below zero, and saves them."""
+    n = max(n, 64)
+    budget = min(max(rng.randint(3_000_000, BIG_TABLE_CELLS) // n, 1 << 12), (1 << 15) - 1)
+    heavy = max(4, n // 10)
+    light = _split_units(rng, n - heavy, max(1, 6 * budget // (n - heavy)))
+    items = [(w, float(rng.randint(1, 9))) for w in light]
+    items += [
+        ((1 << rng.choice(WRAP_WIDTHS)) + rng.randint(0, budget // 4), float(rng.randint(90, 99)))
+        for _ in range(heavy)
+    ]
+    rng.shuffle(items)
+    return _case_of_units(items, budget)
+
+
+DOMINANT_EXPONENTS = (25, 32, 40)
+"""``log2`` of how many times the largest other runtime
+:func:`dominant_out_of_reach_case`'s heavy items' runtimes are: past
+float32's 24-bit significand, past a 32-bit ratio, and far beyond."""
+
+
+def dominant_out_of_reach_case(rng: random.Random, n: int, exponent: int) -> Case:
+    """``n`` items (at least 72): one to three heavier than the budget, whose
+    runtimes are ``2**exponent`` to ``2**(exponent + 1)`` times the largest
+    of the others; the others (a big matmul beside pointwise ops) weigh 1 to
+    :func:`_most_units` units with runtimes of 1 to 1,000 times ``2**-20``,
+    under a budget of a quarter to three quarters of their weight. The
+    optimum is among the light items alone, and each is worth less than
+    ``2**-24`` of the largest runtime. A solver that drops items
+    "negligible" beside the largest runtime (under float32's precision), or
+    scales runtimes by it, loses them all."""
+    n = max(n, 72)
+    heavy = rng.randint(1, 3)
+    grid = 2.0**-20
+    weights = _split_units(rng, n - heavy, _most_units(n))
+    budget = _mid_budget(weights, rng)
+    items = [(w, rng.randint(1, 1000) * grid) for w in weights]
+    top = max(r for _, r in items) / grid
+    items += [
+        (
+            budget + rng.randint(1, budget + 1),
+            rng.randint(int(top) << exponent, int(top) << (exponent + 1)) * grid,
+        )
+        for _ in range(heavy)
+    ]
+    rng.shuffle(items)
+    return _case_of_units(items, budget)
 
 
 def past_power_copies_case(rng: random.Random) -> Case:

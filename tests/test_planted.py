@@ -74,6 +74,9 @@ FOUND_AT_SCALE = (
     "copies_by_runtime_to_3_decimals_from_80",
     "backtrack_within_a_relative_gain_from_320",
     "heavy_items_filtered_from_128",
+    "weights_in_tenths_of_a_thousandth_from_600",
+    "uint16_weights_under_2_16_columns_above_2e6_cells",
+    "negligible_beside_the_largest_from_100",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;

@@ -1297,6 +1297,57 @@ def heavy_items_filtered_from_128(
     return answer(runtime, [kept[i] for i in backtrack(dp, sub_weights, capacity)])
 
 
+# ------------------------- session 14: wide half-way memories, wrapped weights, dominant runtimes
+
+
+def weights_in_tenths_of_a_thousandth_from_600(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 600 items the weights are computed as ``round(m * 1000 * 10)``
+    ("memory in thousandths, then tenths of those", one vectorizable
+    formula for every unit size): two products where SPEC 2.1 has one, so
+    some half-way memories (``1.5``, ``20.5``, ``29.5`` units, ...)
+    quantize a unit off, and the budget is then filled past its end."""
+    if len(memory) < 600:
+        return exact(memory, runtime, max_memory)
+    weights = [round(m * 1000 * 10) for m in memory]
+    capacity = round(max_memory * SCALE)
+    return answer(runtime, backtrack(table(weights, runtime, capacity), weights, capacity))
+
+
+def uint16_weights_under_2_16_columns_above_2e6_cells(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Above 2e6 table cells with a budget under ``2**16`` units, the weights
+    are kept as uint16 ("no usable weight is wider than a column index"):
+    an item of ``2**16 + r`` units, too heavy to save, wraps to ``r`` and is
+    saved."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) * (capacity + 1) <= 2_000_000 or capacity >= 1 << 16:
+        return exact(memory, runtime, max_memory)
+    narrow = [int(w) for w in np.array(weights, dtype=np.int64).astype(np.uint16)]
+    return answer(runtime, backtrack(table(narrow, runtime, capacity), narrow, capacity))
+
+
+def negligible_beside_the_largest_from_100(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 100 items, when 32 or more of them are worth at most ``2**-23`` of
+    the largest runtime ("below float32's epsilon: they cannot change the
+    table"), those are recomputed without a row. When the largest runtime
+    belongs to an item that cannot be saved, the optimum is made of them."""
+    top = max(runtime, default=0.0)
+    negligible = [i for i, r in enumerate(runtime) if r <= top * 2.0**-23]
+    if len(memory) < 100 or len(negligible) < 32:
+        return exact(memory, runtime, max_memory)
+    kept = [i for i in range(len(memory)) if i not in set(negligible)]
+    weights = [round(memory[i] * SCALE) for i in kept]
+    capacity = round(max_memory * SCALE)
+    chosen = backtrack(table(weights, [runtime[i] for i in kept], capacity), weights, capacity)
+    return answer(runtime, [kept[k] for k in chosen])
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -1363,5 +1414,8 @@ EXPECTED: dict[str, str] = {
     "copies_by_runtime_to_3_decimals_from_80": "optimality",
     "backtrack_within_a_relative_gain_from_320": "optimality",
     "heavy_items_filtered_from_128": "optimality",
+    "weights_in_tenths_of_a_thousandth_from_600": "feasibility",
+    "uint16_weights_under_2_16_columns_above_2e6_cells": "feasibility",
+    "negligible_beside_the_largest_from_100": "optimality",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
