@@ -74,6 +74,7 @@ from knapsack_audit.strategies import (
     TOLERANCE_RATIOS,
     WIDE_HALF_WAY_UNITS,
     big_region_case,
+    big_table_units,
     cases,
     correlated_case,
     dominant_out_of_reach_case,
@@ -82,6 +83,7 @@ from knapsack_audit.strategies import (
     huge_budget_case,
     packed_table_case,
     past_power_copies_case,
+    past_the_total_case,
     region_case,
     scale_cases,
     search_gives_up_case,
@@ -303,6 +305,17 @@ first at the largest real call's size: a blind-corpus bug that recomputed
 every item under ``2**-24`` of the largest runtime, from 64 of them, passed
 (SPEC 5.4 and these calls together find it)."""
 
+BIG_FIT_DRAWS = 1
+"""Pairs of cases at the largest real call's size with memories quantized
+up and tables of 1.06e7 to about 2.1e7 cells
+(:func:`~knapsack_audit.strategies.big_table_units`): one where every item
+fits (:func:`~knapsack_audit.strategies.everything_fits_case`), one under
+a budget 1.5 to 2 times their weight
+(:func:`~knapsack_audit.strategies.past_the_total_case`, items half as
+heavy). A blind-corpus bug that capped its table's width at the total
+weight above 6e6 cells (and crashed reading column ``Q``) was found only by
+the rounds, after 14 to 17 s."""
+
 MINIMIZE_SECONDS = 10.0
 """Seconds :func:`minimize` may spend; then its smallest case is kept (marked)."""
 
@@ -413,8 +426,10 @@ def breadth_cases(
     :data:`WIDE_HALF_WAY_DRAWS` with half-way memories of up to each of
     :data:`~knapsack_audit.strategies.WIDE_HALF_WAY_UNITS` units and
     :data:`WRAPPING_DRAWS` with weights past ``2**15`` to ``2**32`` units
-    beside a budget under ``2**15`` (each kind's first at the largest real
-    call's size), one huge-budget case of
+    beside a budget under ``2**15``, and :data:`BIG_FIT_DRAWS` pairs with
+    memories quantized up at about 1.06e7 to 2.1e7 cells, every item fitting,
+    under their weight plus 0 to 2 units and under 1.5 to 2 times it (each
+    kind's first at the largest real call's size), one huge-budget case of
     :data:`~knapsack_audit.strategies.HUGE_BUDGET_ITEMS` items per runtime
     kind of :data:`~knapsack_audit.strategies.HUGE_BUDGET_NOISES` (the
     longest Pareto frontiers: a sparse method's state buffer),
@@ -502,6 +517,15 @@ def breadth_cases(
         for exponent in DOMINANT_EXPONENTS
         for n in _largest_real_size_first(rng, DOMINANT_DRAWS)
     ]
+    big_fits = [
+        case
+        for n in _largest_real_size_first(rng, BIG_FIT_DRAWS)
+        for case in (
+            everything_fits_case(rng, n, True, big_table_units(rng, n)),
+            # Weights half as heavy: the budget is up to twice their total.
+            past_the_total_case(rng, n, big_table_units(rng, n) // 2),
+        )
+    ]
     return [
         *cheap,
         *raised_twice,
@@ -521,6 +545,7 @@ def breadth_cases(
         *big_regions,
         *wide_half_way,
         *wrapping,
+        *big_fits,
         *[case for case in dropped if _cells(case) >= HUGE_BUDGET_CELLS],
         *frontiers,
         *short_of_total,

@@ -898,9 +898,11 @@ def _float_sum_budget_region(rng: random.Random, n: int, most: int | None = None
     return Case(tuple(memory), tuple(_whole(rng, n)), budget)
 
 
-def everything_fits_case(rng: random.Random, n: int, every_item_fits: bool | None = None) -> Case:
-    """Memories that quantize *up*: ``w - d`` units each (``w`` 1 to
-    :func:`_most_units`, ``d`` 0.05 to 0.45), so their float sum quantizes
+def everything_fits_case(
+    rng: random.Random, n: int, every_item_fits: bool | None = None, most: int | None = None
+) -> Case:
+    """Memories that quantize *up*: ``w - d`` units each (``w`` 1 to ``most``,
+    by default :func:`_most_units`; ``d`` 0.05 to 0.45), so their float sum quantizes
     below their quantized sum (by about ``n / 4`` units), with whole runtimes
     of 1 to 9, under a budget at or past the float sum: with
     ``every_item_fits`` (``None``: half the draws) the quantized sum plus 0
@@ -910,9 +912,7 @@ def everything_fits_case(rng: random.Random, n: int, every_item_fits: bool | Non
     treats "everything fits" from the float sum, saves too little; one that
     keeps its selection in a buffer sized to a power of two loses the items
     past it when every item fits (the saved count is ``n``)."""
-    units = _split_units(rng, n, _most_units(n))
-    memory = [(w - rng.uniform(0.05, 0.45)) / SCALE for w in units]
-    total = sum(units)
+    memory, total = _quantized_up(rng, n, most or _most_units(n))
     floor = math.ceil(max(sum(memory), math.fsum(memory)) * SCALE)
     fits = rng.random() < 0.5 if every_item_fits is None else every_item_fits
     if fits:
@@ -921,6 +921,24 @@ def everything_fits_case(rng: random.Random, n: int, every_item_fits: bool | Non
         budget = rng.randint(total, 2 * total)
     else:
         budget = rng.randint(min(floor, total), total)
+    return Case(tuple(memory), tuple(_whole(rng, n)), unit_memory(budget))
+
+
+def _quantized_up(rng: random.Random, n: int, most: int) -> tuple[list[float], int]:
+    """``n`` memories of ``w - d`` units (``w`` 1 to ``most``, ``d`` 0.05 to
+    0.45), each quantized up to ``w``, and their quantized sum."""
+    units = _split_units(rng, n, most)
+    return [(w - rng.uniform(0.05, 0.45)) / SCALE for w in units], sum(units)
+
+
+def past_the_total_case(rng: random.Random, n: int, most: int) -> Case:
+    """:func:`everything_fits_case`'s memories (quantized up, weights 1 to
+    ``most``) under a budget of 1.5 to 2 times their quantized sum: every
+    item fits with room to spare. A solver that narrows its table to the
+    total weight ("the columns past it repeat its last") and still reads
+    column ``Q`` fails there."""
+    memory, total = _quantized_up(rng, n, most)
+    budget = rng.randint(total + total // 2, 2 * total)
     return Case(tuple(memory), tuple(_whole(rng, n)), unit_memory(budget))
 
 
@@ -1496,6 +1514,14 @@ in the memories' rounding or in the runtimes' integer sums, which
 never sum to."""
 
 
+def big_table_units(rng: random.Random, n: int) -> int:
+    """The largest item weight (in units) of ``n`` items of about ``most / 2``
+    each, so that a budget near their total makes a table of
+    :data:`BIG_TABLE_CELLS` to twice as many cells."""
+    cells = rng.randint(BIG_TABLE_CELLS, 2 * BIG_TABLE_CELLS)
+    return max(1, round(2 * cells / (n * n)))
+
+
 def big_region_case(rng: random.Random, region: str, n: int) -> Case:
     """A case of ``region`` (one of :data:`BIG_REGIONS`) at ``n`` items whose
     table has :data:`BIG_TABLE_CELLS` to twice as many cells (2.5 to 4 s
@@ -1506,8 +1532,7 @@ def big_region_case(rng: random.Random, region: str, n: int) -> Case:
     their sums past it. A fast path that switches on the table's size (an
     "everything fits" shortcut taken from the float sum, an int32 table for
     integer runtimes) meets the pattern there."""
-    cells = rng.randint(BIG_TABLE_CELLS, 2 * BIG_TABLE_CELLS)
-    most = max(1, round(2 * cells / (n * n)))
+    most = big_table_units(rng, n)
     if region == "budget = float sum < quantized sum":
         return _float_sum_budget_region(rng, n, most)
     if region != "flop-count runtimes":

@@ -1270,6 +1270,11 @@ def _a_dominant_runtime_out_of_reach(case: Case) -> bool:
     return sum(r < case.runtime[top] * 2.0**-24 for r in case.runtime) >= 64
 
 
+def _a_budget_past_the_total_at_a_big_table(case: Case) -> bool:
+    """A table of more than 8e6 cells under a budget past the total weight."""
+    return table_cells(case) > 8_000_000 and quantize(case.max_memory) > sum(weights(case))
+
+
 @pytest.mark.parametrize(
     ("select", "bug"),
     [
@@ -1287,6 +1292,7 @@ def _a_dominant_runtime_out_of_reach(case: Case) -> bool:
             "uint16_weights_under_2_16_columns_above_2e6_cells",
         ),
         (_a_dominant_runtime_out_of_reach, "negligible_beside_the_largest_from_100"),
+        (_a_budget_past_the_total_at_a_big_table, "columns_up_to_the_total_above_8e6_cells"),
     ],
     ids=[
         "float sum fits",
@@ -1297,6 +1303,7 @@ def _a_dominant_runtime_out_of_reach(case: Case) -> bool:
         "half-way past 30 units",
         "weights past 2**15",
         "dominant runtime out of reach",
+        "budget past the total",
     ],
 )
 def test_every_breadth_phase_carries_rounding_and_integer_patterns_to_big_calls(
@@ -1315,9 +1322,11 @@ def test_every_breadth_phase_carries_rounding_and_integer_patterns_to_big_calls(
     (``WIDE_HALF_WAY_DRAWS``), with weights past ``2**15`` units beside a
     budget below it (``WRAPPING_DRAWS``), and with the largest runtime
     ``2**25`` or more times 64 others on an item too heavy to save
-    (``DOMINANT_DRAWS``, judged under SPEC 5.4). Four blind-corpus bugs
-    passed default ``verify`` without the first five (docs/planted.md,
-    session 13), three more without the last three (session 14); the
+    (``DOMINANT_DRAWS``, judged under SPEC 5.4), and of more than 8e6
+    cells under a budget past the total weight (``BIG_FIT_DRAWS``). Four
+    blind-corpus bugs passed default ``verify`` without the first five
+    (docs/planted.md, session 13), three more without the next three, and
+    one was left to the rounds without the last (session 14); the
     planted bug of each class fails one of these calls (judged
     float32-tolerant, as ``verify`` judges it), and our solver is exact on
     all of them."""

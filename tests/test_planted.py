@@ -77,6 +77,7 @@ FOUND_AT_SCALE = (
     "weights_in_tenths_of_a_thousandth_from_600",
     "uint16_weights_under_2_16_columns_above_2e6_cells",
     "negligible_beside_the_largest_from_100",
+    "columns_up_to_the_total_above_8e6_cells",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;

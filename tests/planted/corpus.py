@@ -1348,6 +1348,20 @@ def negligible_beside_the_largest_from_100(
     return answer(runtime, [kept[k] for k in chosen])
 
 
+def columns_up_to_the_total_above_8e6_cells(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Above 8e6 table cells the table stops at the total weight ("columns
+    past it repeat the last one"), but backtracking still starts at column
+    ``Q``: under a budget past the total weight it reads past the table."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) * (capacity + 1) <= 8_000_000:
+        return exact(memory, runtime, max_memory)
+    dp = table(weights, runtime, min(capacity, sum(weights)))
+    return answer(runtime, backtrack(dp, weights, capacity))
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -1417,5 +1431,6 @@ EXPECTED: dict[str, str] = {
     "weights_in_tenths_of_a_thousandth_from_600": "feasibility",
     "uint16_weights_under_2_16_columns_above_2e6_cells": "feasibility",
     "negligible_beside_the_largest_from_100": "optimality",
+    "columns_up_to_the_total_above_8e6_cells": "no-crash",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
