@@ -78,6 +78,16 @@ def exact(memory: list[float], runtime: list[float], max_memory: float) -> Answe
     return answer(runtime, backtrack(dp, weights, capacity))
 
 
+def exact_over(
+    kept: Sequence[int], weights: Sequence[int], runtime: Sequence[float], capacity: int
+) -> Answer:
+    """The exact answer over the items ``kept`` alone (the others recomputed):
+    how a bug that drops items before the table answers."""
+    sub_weights = [weights[i] for i in kept]
+    dp = table(sub_weights, [runtime[i] for i in kept], capacity)
+    return answer(runtime, [kept[i] for i in backtrack(dp, sub_weights, capacity)])
+
+
 def _greedy(weights: Sequence[int], runtime: Sequence[float], capacity: int) -> list[int]:
     order = sorted(
         range(len(weights)),
@@ -256,10 +266,7 @@ def identical_items_once(memory: list[float], runtime: list[float], max_memory: 
     for i, key in enumerate(zip(memory, runtime, strict=True)):
         first.setdefault(key, i)
     kept = sorted(first.values())
-    weights = quantize_all([memory[i] for i in kept])
-    capacity = round(max_memory * SCALE)
-    chosen = backtrack(table(weights, [runtime[i] for i in kept], capacity), weights, capacity)
-    return answer(runtime, [kept[k] for k in chosen])
+    return exact_over(kept, quantize_all(memory), runtime, round(max_memory * SCALE))
 
 
 def unrolled_loop_drops_last(
@@ -342,9 +349,7 @@ def zero_weight_skipped(memory: list[float], runtime: list[float], max_memory: f
     weights = quantize_all(memory)
     kept = [i for i, w in enumerate(weights) if w > 0]
     capacity = round(max_memory * SCALE)
-    sub_weights = [weights[i] for i in kept]
-    dp = table(sub_weights, [runtime[i] for i in kept], capacity)
-    return answer(runtime, [kept[i] for i in backtrack(dp, sub_weights, capacity)])
+    return exact_over(kept, weights, runtime, capacity)
 
 
 def zero_weight_as_one(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
@@ -424,9 +429,7 @@ def dominance_reduction(memory: list[float], runtime: list[float], max_memory: f
         )
     ]
     capacity = round(max_memory * SCALE)
-    sub_weights = [weights[i] for i in kept]
-    dp = table(sub_weights, [runtime[i] for i in kept], capacity)
-    return answer(runtime, [kept[i] for i in backtrack(dp, sub_weights, capacity)])
+    return exact_over(kept, weights, runtime, capacity)
 
 
 _by_budget: dict[tuple[int, float], Answer] = {}
@@ -570,9 +573,7 @@ def prefilter_drops_exact_fit(
     weights = quantize_all(memory)
     capacity = round(max_memory * SCALE)
     kept = [i for i, w in enumerate(weights) if w < capacity or w == 0]
-    sub_weights = [weights[i] for i in kept]
-    dp = table(sub_weights, [runtime[i] for i in kept], capacity)
-    return answer(runtime, [kept[i] for i in backtrack(dp, sub_weights, capacity)])
+    return exact_over(kept, weights, runtime, capacity)
 
 
 def grouped_copies_lose_remainder(
@@ -772,10 +773,7 @@ def copies_capped_at_32_above_256(
         seen[key] = seen.get(key, 0) + 1
         if seen[key] <= COPIES_KEPT:
             kept.append(i)
-    sub_weights = [weights[i] for i in kept]
-    capacity = round(max_memory * SCALE)
-    dp = table(sub_weights, [runtime[i] for i in kept], capacity)
-    return answer(runtime, [kept[i] for i in backtrack(dp, sub_weights, capacity)])
+    return exact_over(kept, weights, runtime, round(max_memory * SCALE))
 
 
 def greedy_when_many_free_items(
@@ -1292,9 +1290,7 @@ def heavy_items_filtered_from_128(
     weights = quantize_all(memory)
     capacity = round(max_memory * SCALE)
     kept = [i for i, w in enumerate(weights) if w < capacity]
-    sub_weights = [weights[i] for i in kept]
-    dp = table(sub_weights, [runtime[i] for i in kept], capacity)
-    return answer(runtime, [kept[i] for i in backtrack(dp, sub_weights, capacity)])
+    return exact_over(kept, weights, runtime, capacity)
 
 
 # ------------------------- session 14: wide half-way memories, wrapped weights, dominant runtimes
@@ -1342,10 +1338,7 @@ def negligible_beside_the_largest_from_100(
     if len(memory) < 100 or len(negligible) < 32:
         return exact(memory, runtime, max_memory)
     kept = [i for i in range(len(memory)) if i not in set(negligible)]
-    weights = [round(memory[i] * SCALE) for i in kept]
-    capacity = round(max_memory * SCALE)
-    chosen = backtrack(table(weights, [runtime[i] for i in kept], capacity), weights, capacity)
-    return answer(runtime, [kept[k] for k in chosen])
+    return exact_over(kept, quantize_all(memory), runtime, round(max_memory * SCALE))
 
 
 def columns_up_to_the_total_above_8e6_cells(
