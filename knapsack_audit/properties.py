@@ -93,6 +93,7 @@ class Outcome:
     extras: dict[str, Any] = field(default_factory=dict)
 
 
+@functools.lru_cache(maxsize=4096)
 def tolerance(case: Case) -> Fraction:
     """SPEC 5.2 as amended by 5.4: ``2*gamma(n+1)*sum|v_i| + 2*(n+1)*2**-149``
     for float32 sums, the sum over the items that fit alone (``q_i <= Q``): no
@@ -115,15 +116,12 @@ def tolerance(case: Case) -> Fraction:
 
 def units_tolerance(weights: Sequence[int], runtime: Sequence[float], capacity: int) -> Fraction:
     """:func:`tolerance` of items of quantized ``weights`` under ``capacity`` units."""
-    within = tuple(float(r) for w, r in zip(weights, runtime, strict=True) if w <= capacity)
-    return _tolerance(len(runtime), within)
-
-
-@functools.lru_cache(maxsize=4096)
-def _tolerance(n: int, runtime: tuple[float, ...]) -> Fraction:
-    k = n + 1
+    k = len(runtime) + 1
     gamma = k * FLOAT32_UNIT_ROUNDOFF / (1 - k * FLOAT32_UNIT_ROUNDOFF)
-    magnitude = sum((abs(Fraction(r)) for r in runtime), Fraction(0))
+    magnitude = sum(
+        (abs(Fraction(float(r))) for w, r in zip(weights, runtime, strict=True) if w <= capacity),
+        Fraction(0),
+    )
     return 2 * gamma * magnitude + 2 * k * SMALLEST_FLOAT32_SUBNORMAL
 
 

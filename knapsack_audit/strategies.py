@@ -1640,8 +1640,7 @@ def wide_half_way_case(rng: random.Random, n: int, most: int) -> Case:
     cells = rng.randint(REGION_CELLS, BIG_TABLE_CELLS)
     mean = (most - 10) / math.log(most / 10)  # of a log-uniform draw from 10 to most
     count = max(8, min(n // 2, round(cells / (n * mean))))
-    memory: list[float] = []
-    runtime: list[float] = []
+    items: list[tuple[float, float]] = []
     for _ in range(count):
         units = round(math.exp(rng.uniform(math.log(10), math.log(most))))
         half = (units + 0.5) / SCALE
@@ -1651,20 +1650,11 @@ def wide_half_way_case(rng: random.Random, n: int, most: int) -> Case:
                 half = float32_split_memory(units)
         elif kind < 0.3:
             half = math.nextafter(half, math.inf if kind < 0.225 else -math.inf)
-        memory.append(half)
-        runtime.append(round(half * SCALE * rng.uniform(1000, 2000)))
-    held = sum(round(m * SCALE) for m in memory)
-    singles = n - count
-    memory += [unit_memory(1)] * singles
-    runtime += [float(rng.randint(1, 2)) for _ in range(singles)]
-    order = list(range(n))
-    rng.shuffle(order)
-    budget = held
-    return Case(
-        tuple(memory[i] for i in order),
-        tuple(float(runtime[i]) for i in order),
-        unit_memory(budget),
-    )
+        items.append((half, float(round(half * SCALE * rng.uniform(1000, 2000)))))
+    budget = sum(round(m * SCALE) for m, _ in items)
+    items += [(unit_memory(1), float(rng.randint(1, 2))) for _ in range(n - count)]
+    rng.shuffle(items)
+    return Case(tuple(m for m, _ in items), tuple(r for _, r in items), unit_memory(budget))
 
 
 WRAP_WIDTHS = (15, 16, 31, 32)

@@ -1337,7 +1337,8 @@ def negligible_beside_the_largest_from_100(
     negligible = [i for i, r in enumerate(runtime) if r <= top * 2.0**-23]
     if len(memory) < 100 or len(negligible) < 32:
         return exact(memory, runtime, max_memory)
-    kept = [i for i in range(len(memory)) if i not in set(negligible)]
+    skipped = set(negligible)
+    kept = [i for i in range(len(memory)) if i not in skipped]
     return exact_over(kept, quantize_all(memory), runtime, round(max_memory * SCALE))
 
 
