@@ -67,6 +67,7 @@ from knapsack_audit.strategies import (
     HUGE_BUDGET_ITEMS,
     HUGE_BUDGET_NOISES,
     LARGEST_REAL_ITEMS,
+    ONE_SIDED_PLACES,
     PLACES,
     REGION_BUILDERS,
     SIZE_TIERS,
@@ -81,9 +82,11 @@ from knapsack_audit.strategies import (
     everything_fits_case,
     exact_fit_case,
     huge_budget_case,
+    one_sided_optimum_case,
     packed_table_case,
     past_power_copies_case,
     past_the_total_case,
+    proportional_off_grid_case,
     region_case,
     scale_cases,
     search_gives_up_case,
@@ -92,6 +95,7 @@ from knapsack_audit.strategies import (
     tiered_cases,
     tiny_runtime_copies_case,
     tolerance_absorbed_case,
+    under_the_float_sum_case,
     wide_half_way_case,
     with_dropped_items,
     wrapping_weights_case,
@@ -316,6 +320,28 @@ heavy). A blind-corpus bug that capped its table's width at the total
 weight above 6e6 cells (and crashed reading column ``Q``) was found only by
 the rounds, after 14 to 17 s."""
 
+UNDER_FLOAT_SUM_DRAWS = 2
+"""Cases of :func:`~knapsack_audit.strategies.under_the_float_sum_case`
+(memories quantized up, a budget 1 unit to an eighth under their float
+sum) with tables of 1.06e7 to about 2.1e7 cells, the first at the largest
+real call's size: a blind-corpus bug (docs/blind-corpus-4) that solved the
+complement above 4e6 cells, freeing the float sum's excess, passed."""
+
+PROPORTIONAL_OFF_GRID_DRAWS = 2
+"""Cases of :func:`~knapsack_audit.strategies.proportional_off_grid_case`
+(runtime ``c * m`` with memories off the unit grid), the first at the
+largest real call's size: a blind-corpus bug that read proportional
+runtimes as a subset-sum of the quantized weights from 96 items passed,
+since the proportional region keeps memories on the grid."""
+
+ONE_SIDED_DRAWS = 1
+"""Cases of :func:`~knapsack_audit.strategies.one_sided_optimum_case` per
+place of :data:`~knapsack_audit.strategies.ONE_SIDED_PLACES` (the optimum
+in the first or the last half of the items, filling the budget), at 1.06e7
+to about 2.1e7 cells, the first at the largest real call's size: a
+blind-corpus bug that joined two halves' tables above 1e7 cells over the
+splits ``0 .. Q - 1`` only passed."""
+
 MINIMIZE_SECONDS = 10.0
 """Seconds :func:`minimize` may spend; then its smallest case is kept (marked)."""
 
@@ -412,7 +438,9 @@ def breadth_cases(
     with an item of exactly the budget's weight and as many under a budget
     of 0, :data:`DOMINANT_DRAWS` with items too heavy to save worth
     ``2**e`` times the others per exponent of
-    :data:`~knapsack_audit.strategies.DOMINANT_EXPONENTS`, one call where every item fits at each of
+    :data:`~knapsack_audit.strategies.DOMINANT_EXPONENTS`,
+    :data:`PROPORTIONAL_OFF_GRID_DRAWS` with runtimes proportional to memories
+    off the unit grid, one call where every item fits at each of
     :data:`SAVED_COUNT_SIZES`, and in the extended domain
     every region at each tier of :data:`DROPPED_ITEM_PLACES` beside items
     every optimum drops (those of more cells after the costly ones); then,
@@ -428,8 +456,12 @@ def breadth_cases(
     :data:`WRAPPING_DRAWS` with weights past ``2**15`` to ``2**32`` units
     beside a budget under ``2**15``, and :data:`BIG_FIT_DRAWS` pairs with
     memories quantized up at about 1.06e7 to 2.1e7 cells, every item fitting,
-    under their weight plus 0 to 2 units and under 1.5 to 2 times it (each
-    kind's first at the largest real call's size), one huge-budget case of
+    under their weight plus 0 to 2 units and under 1.5 to 2 times it,
+    :data:`UNDER_FLOAT_SUM_DRAWS` with such memories under a budget below
+    their float sum and :data:`ONE_SIDED_DRAWS` per place of
+    :data:`~knapsack_audit.strategies.ONE_SIDED_PLACES` with the optimum in
+    one half of the items (each kind's first at the largest real call's
+    size), one huge-budget case of
     :data:`~knapsack_audit.strategies.HUGE_BUDGET_ITEMS` items per runtime
     kind of :data:`~knapsack_audit.strategies.HUGE_BUDGET_NOISES` (the
     longest Pareto frontiers: a sparse method's state buffer),
@@ -526,6 +558,19 @@ def breadth_cases(
             past_the_total_case(rng, n, big_table_units(rng, n) // 2),
         )
     ]
+    under_float_sum = [
+        under_the_float_sum_case(rng, n, big_table_units(rng, n))
+        for n in _largest_real_size_first(rng, UNDER_FLOAT_SUM_DRAWS)
+    ]
+    proportional = [
+        proportional_off_grid_case(rng, n)
+        for n in _largest_real_size_first(rng, PROPORTIONAL_OFF_GRID_DRAWS)
+    ]
+    one_sided = [
+        one_sided_optimum_case(rng, n, place)
+        for place in ONE_SIDED_PLACES
+        for n in _largest_real_size_first(rng, ONE_SIDED_DRAWS)
+    ]
     return [
         *cheap,
         *raised_twice,
@@ -537,6 +582,7 @@ def breadth_cases(
         *absorbed,
         *exact_fits,
         *dominant,
+        *proportional,
         *saved_counts,
         *[case for case in dropped if _cells(case) < HUGE_BUDGET_CELLS],
         *scaled_up,
@@ -546,6 +592,8 @@ def breadth_cases(
         *wide_half_way,
         *wrapping,
         *big_fits,
+        *under_float_sum,
+        *one_sided,
         *[case for case in dropped if _cells(case) >= HUGE_BUDGET_CELLS],
         *frontiers,
         *short_of_total,

@@ -1721,6 +1721,71 @@ def dominant_out_of_reach_case(rng: random.Random, n: int, exponent: int) -> Cas
     return _case_of_units(items, budget)
 
 
+def under_the_float_sum_case(rng: random.Random, n: int, most: int) -> Case:
+    """:func:`everything_fits_case`'s memories (``w - d`` units, ``w`` 1 to
+    ``most``, ``d`` 0.05 to 0.45, each quantized up to ``w``) under a budget
+    below their float sum by 1 unit to an eighth of it (log-uniform), with
+    whole runtimes of 1 to 9. What must be left out, ``sum q - Q`` units,
+    exceeds the float sum's excess over the budget by about ``n / 4`` units.
+    A solver that works on the complement (recompute the cheapest set that
+    frees the excess, a table of ``n`` times the excess) and takes the excess
+    from the float sum frees too little: over budget."""
+    memory, _ = _quantized_up(rng, n, most)
+    floor = math.floor(math.fsum(memory) * SCALE)
+    excess = round(math.exp(rng.uniform(0.0, math.log(max(floor // 8, 1)))))
+    return Case(tuple(memory), tuple(_whole(rng, n)), unit_memory(max(floor - excess, 0)))
+
+
+def proportional_off_grid_case(rng: random.Random, n: int) -> Case:
+    """``n`` items whose runtimes are one per-gigabyte cost ``c`` (0.5 to
+    200) times their float memories, as a bandwidth estimate gives
+    (``runtime = c * m``), with memories off the unit grid: ``w + e`` units
+    (``w`` 1 to :func:`_most_units`, ``e`` -0.45 to 0.45), under a budget of
+    a quarter to three quarters of their weight. Items of one quantized
+    weight differ in runtime by up to 90% of a unit's worth, so the optimum
+    saves, in each weight, the ones of larger memory. A solver that reads
+    proportional runtimes as "every fill of the budget is worth its
+    weight" (a subset-sum over the quantized weights) saves a full budget
+    of the wrong items. :data:`REGION_BUILDERS`' proportional region keeps
+    memories on the grid, where that reading is right."""
+    c = rng.uniform(0.5, 200.0)
+    weights = _split_units(rng, n, _most_units(n))
+    memory = [(w + rng.uniform(-0.45, 0.45)) / SCALE for w in weights]
+    runtime = [c * m for m in memory]
+    return Case(tuple(memory), tuple(runtime), unit_memory(_mid_budget(weights, rng)))
+
+
+ONE_SIDED_PLACES = ("first", "last")
+"""Where :func:`one_sided_optimum_case`'s optimum lies in the item order."""
+
+
+def one_sided_optimum_case(rng: random.Random, n: int, place: str) -> Case:
+    """``n`` items (at least 64) under a budget of ``k g`` units (``k`` 4 to
+    12, a table of :data:`BIG_TABLE_CELLS` to twice as many cells): the
+    first or the last half (``place``) are coarse, 1 to 3 steps of ``g``
+    units (at least ``k`` of one step) worth ``e`` (20 to 40) per unit; the
+    other half weigh 1 to ``g`` units and are worth at most ``e / 2`` per
+    unit. The coarse half fills the budget exactly, so the optimum is
+    coarse items alone, worth ``e Q``; any other selection is short by at
+    least ``e g / 2`` (a twenty-fourth of it). A divide-and-conquer solver
+    that splits the budget between the two halves of the items and never
+    tries the split where one half takes all of it (``j = Q`` or ``j = 0``)
+    loses that much."""
+    n = max(n, 64)
+    cells = rng.randint(BIG_TABLE_CELLS, 2 * BIG_TABLE_CELLS)
+    k = rng.randint(4, 12)
+    step = max(1, cells // n // k)
+    e = rng.randint(20, 40)
+    half = n // 2
+    coarse_count = half if place == "first" else n - half
+    steps = [1] * k + [rng.randint(1, 3) for _ in range(coarse_count - k)]
+    rng.shuffle(steps)
+    coarse = [(s * step, e * s * step) for s in steps]
+    fine = [(w, w * rng.randint(1, e // 2)) for w in _split_units(rng, n - coarse_count, step)]
+    items = coarse + fine if place == "first" else fine + coarse
+    return _case_of_units(items, k * step)
+
+
 def past_power_copies_case(rng: random.Random) -> Case:
     """4 to 8 types of :data:`PAST_POWER_COPIES` copies each, an optimum
     across 2**63 (:func:`_integer_limit_case`: nearly one efficiency, a type
