@@ -322,8 +322,8 @@ the rounds, after 14 to 17 s."""
 
 UNDER_FLOAT_SUM_DRAWS = 2
 """Cases of :func:`~knapsack_audit.strategies.under_the_float_sum_case`
-(memories quantized up, a budget 1 unit to an eighth under their float
-sum) with tables of 1.06e7 to about 2.1e7 cells, the first at the largest
+(memories quantized up, a budget 1 unit to a sixteenth under their
+float sum) with tables of 1.06e7 to about 2.1e7 cells, the first at the largest
 real call's size: a blind-corpus bug (docs/blind-corpus-4) that solved the
 complement above 4e6 cells, freeing the float sum's excess, passed."""
 

@@ -1724,7 +1724,7 @@ def dominant_out_of_reach_case(rng: random.Random, n: int, exponent: int) -> Cas
 def under_the_float_sum_case(rng: random.Random, n: int, most: int) -> Case:
     """:func:`everything_fits_case`'s memories (``w - d`` units, ``w`` 1 to
     ``most``, ``d`` 0.05 to 0.45, each quantized up to ``w``) under a budget
-    below their float sum by 1 unit to an eighth of it (log-uniform), with
+    below their float sum by 1 unit to a sixteenth of it (log-uniform), with
     whole runtimes of 1 to 9. What must be left out, ``sum q - Q`` units,
     exceeds the float sum's excess over the budget by about ``n / 4`` units.
     A solver that works on the complement (recompute the cheapest set that
@@ -1732,7 +1732,7 @@ def under_the_float_sum_case(rng: random.Random, n: int, most: int) -> Case:
     from the float sum frees too little: over budget."""
     memory, _ = _quantized_up(rng, n, most)
     floor = math.floor(math.fsum(memory) * SCALE)
-    excess = round(math.exp(rng.uniform(0.0, math.log(max(floor // 8, 1)))))
+    excess = round(math.exp(rng.uniform(0.0, math.log(max(floor // 16, 1)))))
     return Case(tuple(memory), tuple(_whole(rng, n)), unit_memory(max(floor - excess, 0)))
 
 

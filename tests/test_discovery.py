@@ -1275,6 +1275,38 @@ def _a_budget_past_the_total_at_a_big_table(case: Case) -> bool:
     return table_cells(case) > 8_000_000 and quantize(case.max_memory) > sum(weights(case))
 
 
+def _weights_past_the_budget_by_more_than_the_float_sum(case: Case) -> bool:
+    """A table of more than 5e6 cells whose memories' float sum passes the
+    budget by at most a tenth of it, while their weights pass it by more
+    than the float excess rounded up."""
+    over = math.fsum(case.memory) - case.max_memory
+    excess = sum(weights(case)) - quantize(case.max_memory)
+    return (
+        table_cells(case) > 5_000_000
+        and 0 < over <= case.max_memory / 10
+        and excess > math.ceil(over * SCALE)
+    )
+
+
+def _runtimes_proportional_to_memories_off_the_grid(case: Case) -> bool:
+    """At least 128 items whose runtimes are one multiple of their memories
+    (to 1e-9 relative), half of them 0.1 units or more off the unit grid."""
+    if case.n < 128 or min(case.memory) <= 0:
+        return False
+    ratios = [r / m for m, r in zip(case.memory, case.runtime, strict=True)]
+    off = sum(abs(m * SCALE - round(m * SCALE)) >= 0.1 for m in case.memory)
+    return max(ratios) - min(ratios) <= 1e-9 * max(ratios) and 2 * off >= case.n
+
+
+def _the_second_half_fills_the_budget_in_coarse_steps(case: Case) -> bool:
+    """A table of more than 1e7 cells, and the second half of the items
+    weigh multiples of one step that divides the budget 12 times or fewer."""
+    budget = quantize(case.max_memory)
+    step = math.gcd(*weights(case)[case.n // 2 :])
+    coarse = step > 0 and budget % step == 0 and budget <= 12 * step
+    return table_cells(case) > 10_000_000 and coarse
+
+
 @pytest.mark.parametrize(
     ("select", "bug"),
     [
@@ -1293,6 +1325,18 @@ def _a_budget_past_the_total_at_a_big_table(case: Case) -> bool:
         ),
         (_a_dominant_runtime_out_of_reach, "negligible_beside_the_largest_from_100"),
         (_a_budget_past_the_total_at_a_big_table, "columns_up_to_the_total_above_8e6_cells"),
+        (
+            _weights_past_the_budget_by_more_than_the_float_sum,
+            "excess_freed_by_float_sum_above_5e6_cells",
+        ),
+        (
+            _runtimes_proportional_to_memories_off_the_grid,
+            "bandwidth_runtimes_fill_the_budget_from_128",
+        ),
+        (
+            _the_second_half_fills_the_budget_in_coarse_steps,
+            "halves_split_from_one_unit_above_1e7_cells",
+        ),
     ],
     ids=[
         "float sum fits",
@@ -1304,6 +1348,9 @@ def _a_budget_past_the_total_at_a_big_table(case: Case) -> bool:
         "weights past 2**15",
         "dominant runtime out of reach",
         "budget past the total",
+        "budget under the float sum",
+        "proportional off the grid",
+        "optimum in the second half",
     ],
 )
 def test_every_breadth_phase_carries_rounding_and_integer_patterns_to_big_calls(
@@ -1323,10 +1370,16 @@ def test_every_breadth_phase_carries_rounding_and_integer_patterns_to_big_calls(
     budget below it (``WRAPPING_DRAWS``), and with the largest runtime
     ``2**25`` or more times 64 others on an item too heavy to save
     (``DOMINANT_DRAWS``, judged under SPEC 5.4), and of more than 8e6
-    cells under a budget past the total weight (``BIG_FIT_DRAWS``). Four
-    blind-corpus bugs passed default ``verify`` without the first five
-    (docs/planted.md, session 13), three more without the next three, and
-    one was left to the rounds without the last (session 14); the
+    cells under a budget past the total weight (``BIG_FIT_DRAWS``), and
+    of more than 5e6 cells with memories quantized up under a budget a
+    little below their float sum (``UNDER_FLOAT_SUM_DRAWS``), of 128 items
+    or more whose runtimes are proportional to memories off the unit grid
+    (``PROPORTIONAL_OFF_GRID_DRAWS``), and of more than 1e7 cells whose
+    second half fills the budget in coarse steps (``ONE_SIDED_DRAWS``).
+    Four blind-corpus bugs passed default ``verify`` without the first five
+    (docs/planted.md, session 13), three more without the next three, one
+    was left to the rounds without the ninth (session 14), and three more
+    passed without the last three (session 15); the
     planted bug of each class fails one of these calls (judged
     float32-tolerant, as ``verify`` judges it), and our solver is exact on
     all of them."""

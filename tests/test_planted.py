@@ -78,6 +78,9 @@ FOUND_AT_SCALE = (
     "uint16_weights_under_2_16_columns_above_2e6_cells",
     "negligible_beside_the_largest_from_100",
     "columns_up_to_the_total_above_8e6_cells",
+    "excess_freed_by_float_sum_above_5e6_cells",
+    "bandwidth_runtimes_fill_the_budget_from_128",
+    "halves_split_from_one_unit_above_1e7_cells",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;

@@ -1356,6 +1356,65 @@ def columns_up_to_the_total_above_8e6_cells(
     return answer(runtime, backtrack(dp, weights, capacity))
 
 
+def excess_freed_by_float_sum_above_5e6_cells(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Above 5e6 table cells, when the memories' float sum passes the budget
+    by at most a tenth of it, the items to recompute are the cheapest set
+    that frees the excess, ``ceil((fsum(m) - M) * S)`` units (a table as wide
+    as the excess: "recompute a little, not save a lot"). The excess is the
+    float sum's: memories that quantize up free too little, over budget."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    over = math.fsum(memory) - max_memory
+    if len(weights) * (capacity + 1) <= 5_000_000 or not 0 < over <= max_memory / 10:
+        return exact(memory, runtime, max_memory)
+    excess = math.ceil(over * SCALE)
+    # Recomputing the cheapest cover of ``excess`` saves the best of the rest.
+    room = sum(weights) - excess
+    return answer(runtime, backtrack(table(weights, runtime, room), weights, room))
+
+
+def bandwidth_runtimes_fill_the_budget_from_128(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 128 items, when every runtime is one multiple of its memory (to
+    1e-9 relative: a bandwidth estimate), "every selection is worth its
+    memory", so the fullest fill of the budget is taken: a subset-sum over
+    the quantized weights. Items of one weight differ in memory within a
+    unit, and the fill keeps whichever it meets first."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    ratios = [r / m for m, r in zip(memory, runtime, strict=True) if m > 0]
+    if len(weights) < 128 or not ratios or max(ratios) - min(ratios) > 1e-9 * max(ratios):
+        return exact(memory, runtime, max_memory)
+    fill = table(weights, [float(w) for w in weights], capacity)
+    free = [i for i, w in enumerate(weights) if w == 0 and runtime[i] > 0]
+    return answer(runtime, backtrack(fill, weights, capacity) + free)
+
+
+def halves_split_from_one_unit_above_1e7_cells(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Above 1e7 table cells the items are split in two halves, each half's
+    best value is profiled per budget, and the budget is divided at the best
+    sum, each half then solved alone. The division starts at one unit for
+    the first half ("an empty half needs no table"), so an optimum made of
+    the second half's items alone, filling the budget, is never tried."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) * (capacity + 1) <= 10_000_000 or capacity < 1:
+        return exact(memory, runtime, max_memory)
+    middle = len(weights) // 2
+    first, second = list(range(middle)), list(range(middle, len(weights)))
+    forward = _profile([(weights[i], runtime[i]) for i in first], capacity)
+    backward = _profile([(weights[i], runtime[i]) for i in second], capacity)
+    split = 1 + int(np.argmax((forward + backward[::-1])[1:]))
+    left = exact_over(first, weights, runtime, split)[1]
+    right = exact_over(second, weights, runtime, capacity - split)[1]
+    return answer(runtime, left + right)
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -1426,5 +1485,8 @@ EXPECTED: dict[str, str] = {
     "uint16_weights_under_2_16_columns_above_2e6_cells": "feasibility",
     "negligible_beside_the_largest_from_100": "optimality",
     "columns_up_to_the_total_above_8e6_cells": "no-crash",
+    "excess_freed_by_float_sum_above_5e6_cells": "feasibility",
+    "bandwidth_runtimes_fill_the_budget_from_128": "optimality",
+    "halves_split_from_one_unit_above_1e7_cells": "optimality",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
