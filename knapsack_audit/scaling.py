@@ -32,7 +32,8 @@ the small case and the transformation.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from hypothesis import strategies as st
@@ -76,6 +77,11 @@ class Scaling:
     pads: int = 0
     neutral: str = "over budget"
     place: str = "last"
+    runtime_exponent: int = 0
+    """Every runtime times ``2**runtime_exponent`` first (the optimum is the
+    base's with those runtimes, computed exactly)."""
+    reverse: bool = False
+    """The whole call's items in reverse order last (``OPT`` unchanged)."""
 
     def __post_init__(self) -> None:
         if self.unit < 1 or self.copies < 1 or self.pads < 0:
@@ -86,16 +92,28 @@ class Scaling:
     def describe(self) -> str:
         """The steps in words (a finding's report shows them)."""
         steps = []
+        if self.runtime_exponent:
+            steps.append(f"every runtime times 2**{self.runtime_exponent}")
         if self.unit > 1:
             steps.append(f"weights and budget times {self.unit}")
         if self.copies > 1:
             steps.append(f"{self.copies} copies of every item, budget times {self.copies}")
         if self.pads:
             steps.append(f"{self.pads} {self.neutral} items placed {self.place}")
+        if self.reverse:
+            steps.append("the items in reverse order")
         return "; ".join(steps) or "unchanged"
+
+    def with_runtimes(self, case: Case) -> Case:
+        """``case`` with every runtime times ``2**runtime_exponent`` (the first step)."""
+        if not self.runtime_exponent:
+            return case
+        runtime = tuple(math.ldexp(float(r), self.runtime_exponent) for r in case.runtime)
+        return Case(case.memory, runtime, case.max_memory)
 
     def apply(self, case: Case) -> Case:
         """The transformed case."""
+        case = self.with_runtimes(case)
         memory, runtime, max_memory = list(case.memory), list(case.runtime), case.max_memory
         if self.unit > 1:
             memory = [unit_memory(quantize(float(m)) * self.unit) for m in memory]
@@ -106,6 +124,8 @@ class Scaling:
         budget = quantize(float(max_memory))
         pads = [_neutral_item(self.neutral, j, budget) for j in range(self.pads)]
         items = place_items(list(zip(memory, runtime, strict=True)), pads, self.place)
+        if self.reverse:
+            items.reverse()
         return Case(tuple(m for m, _ in items), tuple(r for _, r in items), max_memory)
 
 
@@ -140,10 +160,11 @@ class Scaled:
 
 def scaled(base: Case, scaling: Scaling) -> Scaled:
     """``base`` transformed by ``scaling``, with the transformed optimum (SPEC 3.3)."""
+    valued = scaling.with_runtimes(base)
     if scaling.copies == 1:
-        optimum = exact_optimum(*base.arguments()).value
+        optimum = exact_optimum(*valued.arguments()).value
     else:
-        optimum = replicated_optimum(base, scaling.copies)
+        optimum = replicated_optimum(valued, scaling.copies)
     return Scaled(base, scaling, scaling.apply(base), optimum)
 
 
@@ -200,6 +221,52 @@ def big_tables(bases: list[Case], most: int | None = None) -> list[Scaled]:
         place = PLACES[k % len(PLACES)]
         calls.append(scaled(base, Scaling(unit, copies, pads, "over budget", place)))
     return calls
+
+
+TWIN_RUNTIME_TOPS = (-40, 40)
+"""``log2`` of the largest runtime of :func:`twins`' runtime-scaled calls:
+about ``1e-12`` and ``1e12``."""
+FLOAT32_NORMAL = (2.0**-126, 2.0**120)
+"""Magnitudes a twin's nonzero runtimes stay within: float32's normal range
+(with room for sums), where a float32 table solver keeps every bit SPEC
+5.2's tolerance assumes."""
+
+
+def twins(calls: list[Scaled]) -> list[Scaled]:
+    """Second calls related to :func:`big_tables`' calls, each judged against
+    its own exact optimum: of the calls whose optimum is positive, the first
+    in reverse item order, then the first with its base's runtimes scaled
+    by a power of two so that the largest is about ``2**-40`` and the second
+    so that it is about ``2**40`` (:data:`TWIN_RUNTIME_TOPS`; left out when
+    a runtime would leave :data:`FLOAT32_NORMAL`).
+
+    Run after its original in one worker, the reversed call is the same
+    multiset of items under the same budget, with other indices: a solver
+    that caches answers by the sorted items returns the first call's
+    indices for it. The scaled calls carry a tiny and a huge runtime scale to
+    a big table: a solver that compares values against an absolute epsilon,
+    or converts them to integers at a fixed scale, loses them."""
+    saving = [call for call in calls if call.optimum > 0]
+    result = [scaled(call.base, replace(call.scaling, reverse=True)) for call in saving[:1]]
+    for call, top in zip(saving, TWIN_RUNTIME_TOPS, strict=False):
+        exponent = _exponent_to(call.base, top)
+        if exponent is not None:
+            result.append(scaled(call.base, replace(call.scaling, runtime_exponent=exponent)))
+    return result
+
+
+def _exponent_to(base: Case, top: int) -> int | None:
+    """The ``e`` for which ``2**e`` times ``base``'s largest runtime magnitude
+    is in ``[2**(top - 1), 2**top)``, or ``None`` when a nonzero runtime
+    would then leave :data:`FLOAT32_NORMAL` (or there is none)."""
+    sizes = [abs(float(r)) for r in base.runtime if r != 0]
+    if not sizes:
+        return None
+    exponent = top - math.frexp(max(sizes))[1]
+    low, high = FLOAT32_NORMAL
+    if all(low <= math.ldexp(size, exponent) <= high for size in sizes):
+        return exponent
+    return None
 
 
 @st.composite

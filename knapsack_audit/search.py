@@ -58,6 +58,7 @@ from knapsack_audit.scaling import (
     scaled,
     scaled_cases,
     table_cells,
+    twins,
 )
 from knapsack_audit.shrink import Shrinker
 from knapsack_audit.strategies import (
@@ -446,7 +447,9 @@ def breadth_cases(
     every optimum drops (those of more cells after the costly ones); then,
     from the first three small ones with a positive budget, one call per
     scaling of :func:`~knapsack_audit.scaling.big_tables` (tables over twice
-    the largest real call's); then the ``real`` calls; then the tiny and
+    the largest real call's) and their :func:`~knapsack_audit.scaling.twins`
+    (one reversed, two with runtimes near ``2**-40`` and ``2**40``); then
+    the ``real`` calls; then the tiny and
     threshold-size cases of more cells (the huge-budget region: about a
     second per call for a pure-Python table solver), :data:`BIG_REGION_DRAWS`
     of each of :data:`~knapsack_audit.strategies.BIG_REGIONS` at the
@@ -486,7 +489,8 @@ def breadth_cases(
     cheap = [case for case in first if _cells(case) < HUGE_BUDGET_CELLS]
     costly = [case for case in first if _cells(case) >= HUGE_BUDGET_CELLS]
     small = [case for case in cheap if isinstance(case, Case) and 0 < case.n <= 12]
-    scaled_up = [KnownCase.of(call) for call in big_tables(small, most=len(BIG_TABLE_UNITS))]
+    big = big_tables(small, most=len(BIG_TABLE_UNITS))
+    scaled_up = [KnownCase.of(call) for call in [*big, *twins(big)]]
     splitting = [
         correlated_case(rng, SIZE_TIERS[last](rng), shape)
         for _ in range(SPLITTING_DRAWS)

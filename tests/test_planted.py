@@ -81,6 +81,8 @@ FOUND_AT_SCALE = (
     "excess_freed_by_float_sum_above_5e6_cells",
     "bandwidth_runtimes_fill_the_budget_from_128",
     "halves_split_from_one_unit_above_1e7_cells",
+    "answers_kept_by_sorted_items_above_5e6_cells",
+    "gains_under_a_billionth_ignored_above_8e6_cells",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;

@@ -7,11 +7,12 @@ by recording which cases a solver is called on, in which order.
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from knapsack_audit import properties as props
@@ -25,12 +26,14 @@ from knapsack_audit.reference import dp_knapsack, exact_optimum, quantize
 from knapsack_audit.scaling import (
     NEUTRAL,
     PLACES,
+    TWIN_RUNTIME_TOPS,
     Scaling,
     big_tables,
     neutral_kinds,
     replicated_optimum,
     scaled,
     table_cells,
+    twins,
 )
 from knapsack_audit.search import (
     DROPPED_ITEM_PLACES,
@@ -58,6 +61,8 @@ small_scalings = st.builds(
     pads=st.integers(0, 6),
     neutral=st.sampled_from(NEUTRAL),
     place=st.sampled_from(PLACES),
+    runtime_exponent=st.sampled_from((0, 0, -40, 40)),
+    reverse=st.booleans(),
 )
 
 
@@ -66,11 +71,42 @@ small_scalings = st.builds(
 def test_the_scaled_optimum_is_the_exact_optimum_of_the_scaled_call(
     base: Case, scaling: Scaling
 ) -> None:
-    """SPEC 3.3: unit scaling and neutral padding keep the optimum; replication's
-    optimum (grouped copies) is the exact oracle's on the replicated call."""
+    """SPEC 3.3: unit scaling, neutral padding and reversal keep the optimum;
+    replication's optimum (grouped copies) and runtime scaling's are the exact
+    oracle's on the transformed call."""
+    assume(all(math.isfinite(math.ldexp(float(r), scaling.runtime_exponent)) for r in base.runtime))
     call = scaled(base, scaling)
     assert call.optimum == exact_optimum(*call.case.arguments()).value
     assert call.case.n == base.n * scaling.copies + scaling.pads
+
+
+def test_twins_reverse_the_first_saving_call_and_scale_runtimes_to_2_40() -> None:
+    """SPEC 3.2, 3.3: the reversed twin is its original's items in reverse
+    order under the same budget, with the same optimum; the runtime-scaled
+    twins' largest base runtime is in ``[2**(t - 1), 2**t)`` for ``t`` of
+    ``TWIN_RUNTIME_TOPS``, their optimum the oracle's on the scaled call, and
+    a base with a runtime that would leave float32's normal range gets none."""
+    bases = [
+        Case.of([3e-4, 2e-4], [5.0, 3.0], 0.0),
+        Case.of([3e-4, 2e-4, 4e-4], [7.0, 3.0, 1e3], 5e-4),
+        Case.of([1e-4, 2e-4], [1e-60, 9.0], 2e-4),
+    ]
+    calls = [scaled(base, Scaling(unit=50, pads=20, place="first")) for base in bases]
+    reversed_call, *scaled_twins = twins(calls)
+    assert reversed_call.case.memory == calls[1].case.memory[::-1]
+    assert reversed_call.case.runtime == calls[1].case.runtime[::-1]
+    assert reversed_call.case.max_memory == calls[1].case.max_memory
+    assert reversed_call.optimum == calls[1].optimum
+    # The first saving call is scaled to 2**-40; the second saving call's
+    # runtimes span 2**-200 to 2**4: with the largest scaled to 2**40 the
+    # smallest leaves float32's normal range, so it has no twin.
+    (tiny,) = scaled_twins
+    assert tiny.base == bases[1]
+    assert 2.0**-41 <= max(tiny.scaling.with_runtimes(bases[1]).runtime) < 2.0**-40
+    assert TWIN_RUNTIME_TOPS[0] == -40
+    assert tiny.optimum == exact_optimum(*tiny.case.arguments()).value
+    assert "every runtime times 2**" in tiny.note()
+    assert "reverse order" in reversed_call.note()
 
 
 def test_replication_can_beat_copies_times_the_optimum() -> None:
@@ -98,9 +134,10 @@ def test_the_largest_real_table_constant_is_the_golden_data() -> None:
 def test_big_tables_reach_twice_the_largest_real_call_at_small_cost() -> None:
     """SPEC 3.3: every breadth phase holds calls of more than twice the largest
     real table, each with the base's optimum (or the replicated one), and a
-    pure-Python table solver answers each (few items fit the budget)."""
+    pure-Python table solver answers each (few items fit the budget): three
+    and their twins (one reversed, two with runtimes rescaled)."""
     calls = [case for case in breadth_cases(seed=3) if isinstance(case, KnownCase)]
-    assert len(calls) == 3
+    assert len(calls) == 6
     for known in calls:
         assert table_cells(known.case) >= BIG_TABLE_CELLS > 2 * LARGEST_REAL_CELLS
         fits = [m for m in known.case.memory if quantize(m) <= quantize(known.case.max_memory)]

@@ -1415,6 +1415,47 @@ def halves_split_from_one_unit_above_1e7_cells(
     return answer(runtime, left + right)
 
 
+_ANSWERS: dict[tuple[int, tuple[tuple[int, float], ...]], Answer] = {}
+"""The answers :func:`answers_kept_by_sorted_items_above_5e6_cells` keeps."""
+
+
+def answers_kept_by_sorted_items_above_5e6_cells(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Above 5e6 table cells, answers are kept under the budget and the
+    sorted ``(weight, runtime)`` pairs ("the partitioner asks again for the
+    same graph"), and a call that matches returns the kept answer. The
+    key ignores the item order, so a reordered call gets the first call's
+    indices, which name other items."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) * (capacity + 1) <= 5_000_000:
+        return exact(memory, runtime, max_memory)
+    key = (capacity, tuple(sorted(zip(weights, runtime, strict=True))))
+    if key not in _ANSWERS:
+        _ANSWERS[key] = exact(memory, runtime, max_memory)
+    return _ANSWERS[key]
+
+
+def gains_under_a_billionth_ignored_above_8e6_cells(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Above 8e6 table cells a row takes an item only where it gains more
+    than 1e-9 ("float noise" in an estimate of seconds), so items worth
+    less are never saved."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) * (capacity + 1) <= 8_000_000:
+        return exact(memory, runtime, max_memory)
+    dp = np.zeros((len(weights) + 1, capacity + 1))
+    for i, (w, v) in enumerate(zip(weights, runtime, strict=True)):
+        dp[i + 1] = dp[i]
+        if w <= capacity:
+            taken = dp[i, : capacity + 1 - w] + v
+            dp[i + 1, w:] = np.where(taken > dp[i, w:] + 1e-9, taken, dp[i, w:])
+    return answer(runtime, backtrack(dp, weights, capacity))
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -1488,5 +1529,7 @@ EXPECTED: dict[str, str] = {
     "excess_freed_by_float_sum_above_5e6_cells": "feasibility",
     "bandwidth_runtimes_fill_the_budget_from_128": "optimality",
     "halves_split_from_one_unit_above_1e7_cells": "optimality",
+    "answers_kept_by_sorted_items_above_5e6_cells": "feasibility",
+    "gains_under_a_billionth_ignored_above_8e6_cells": "optimality",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
