@@ -62,6 +62,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -69,6 +70,7 @@ from types import TracebackType
 from typing import Any
 
 from knapsack_audit.captured import CapturedStream, StreamSummary
+from knapsack_audit.cases import Case
 from knapsack_audit.catalog import TargetError, load
 from knapsack_audit.measure import measured_call
 from knapsack_audit.processes import (
@@ -89,6 +91,12 @@ DEFAULT_MEMORY_LIMIT = 4 * 2**30
 
 DEFAULT_LOAD_TIMEOUT = 120.0
 """Seconds the worker may take to import the target (torch takes a few)."""
+
+RECENT_CALLS = 256
+"""Calls an :class:`IsolatedSolver` remembers (:attr:`IsolatedSolver.recent`):
+what a finding that depends on earlier calls is replayed after (SPEC 8.1).
+As many as a full batch of the exhaustive phase, so that a batch's earlier
+calls are remembered whichever of them failed."""
 
 AUDIT_THREADS = 1
 """Intra-op threads of a worker whose answers are judged (``OMP_NUM_THREADS``,
@@ -407,6 +415,9 @@ class IsolatedSolver:
     Attributes:
         call_timeout: seconds per call, or per batch of calls (settable).
         calls: number of calls made.
+        recent: the last :data:`RECENT_CALLS` calls made to the current
+            worker, oldest first, as they were sent (cleared when a worker
+            starts: a new process has none of the old one's state).
         stdout, stderr: what every worker so far printed (bounded).
     """
 
@@ -426,6 +437,7 @@ class IsolatedSolver:
         self.load_timeout = load_timeout
         self.sandbox = sandbox
         self.calls = 0
+        self.recent: deque[Case] = deque(maxlen=RECENT_CALLS)
         self.stdout = CapturedStream("stdout")
         self.stderr = CapturedStream("stderr")
         self._process: subprocess.Popen[bytes] | None = None
@@ -461,6 +473,7 @@ class IsolatedSolver:
             SandboxUnavailable: ``sandbox`` was asked for and cannot work here.
         """
         self.close()
+        self.recent.clear()
         if self.sandbox:
             require_sandbox()
         parent_end, child_end = socket.socketpair()
@@ -578,6 +591,12 @@ class IsolatedSolver:
             self.start()
         connection = self._connection
         assert connection is not None
+        if isinstance(request, Load):
+            self.recent.clear()
+        elif isinstance(request, list):
+            self.recent.extend(Case.of(*arguments) for arguments in request)
+        else:
+            self.recent.append(Case.of(*request[:3]))
         self.calls += (
             len(request) if isinstance(request, list) else int(not isinstance(request, Load))
         )

@@ -111,6 +111,10 @@ def markdown_sections(reports: Sequence[TargetReport], level: int = 2) -> list[s
             ]
             if finding.explanation:
                 lines.append(f"- note: {_cell(finding.explanation)}")
+            if finding.state_note():
+                lines.append(f"- state: {_cell(finding.state_note())}")
+            if len(finding.after) == 1:
+                lines += ["- after:", "", "```python", finding.after[0], "```"]
             lines.append("")
     return lines
 
@@ -168,6 +172,8 @@ def to_junit(reports: Sequence[TargetReport], checks: Sequence[Check] = ()) -> s
                         f"expected: {finding.expected}",
                         f"actual: {finding.actual}",
                         finding.explanation,
+                        finding.state_note(),
+                        *(f"after: {call}" for call in finding.after),
                     )
                     if part
                 )

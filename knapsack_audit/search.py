@@ -650,6 +650,12 @@ class AuditResult:
     """Per finding: (examples tried, seconds elapsed) when it was found."""
     found_items: dict[str, int] = field(default_factory=dict)
     """Per finding: items of the failing case before :func:`minimize` shrank it."""
+    before: dict[str, tuple[Case, tuple[Case, ...]]] = field(default_factory=dict)
+    """Per property: the last failing call the worker remembers, and the calls
+    made before it, oldest first
+    (:attr:`~knapsack_audit.isolation.IsolatedSolver.recent`; none for a
+    solver that does not remember its calls): what a finding that fails only
+    after earlier calls is replayed after (SPEC 8.1)."""
     stopped_early: bool = False
     """The hard stop ended the search before its budgets were spent."""
     seed: int = 0
@@ -777,9 +783,16 @@ class _Search:
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
 
+    def note_before(self, finding: Finding) -> None:
+        """Remember the calls made before ``finding``'s call, if the worker does."""
+        calls = calls_before(self.solver.solver, finding.case)
+        if calls is not None:
+            self.result.before[finding.property] = (finding.case, calls)
+
     def see(self, finding: Finding) -> None:
         """Remember ``finding`` if it is the smallest failure of its property so far."""
         self.result.found_at.setdefault(finding.property, (self.result.examples, self.elapsed()))
+        self.note_before(finding)
         known = self.seen.get(finding.property)
         if known is None or _size(finding.case) < _size(known.case):
             self.seen[finding.property] = finding
@@ -788,6 +801,7 @@ class _Search:
         """A found failure: stop searching for its property, then shrink it."""
         name = finding.property
         self.result.found_at.setdefault(name, (self.result.examples, self.elapsed()))
+        self.note_before(finding)
         self.wanted.discard(name)
         self.seen.pop(name, None)
         self.result.findings[name] = finding
@@ -800,6 +814,7 @@ class _Search:
             if finding.message.endswith(SHRINK_CUT) and not smaller.message.endswith(SHRINK_CUT):
                 smaller = dataclasses.replace(smaller, message=smaller.message + SHRINK_CUT)
             self.result.findings[name] = smaller
+        self.note_before(self.result.findings[name])
         if self.stop_at_first:
             self.wanted.clear()
 
@@ -814,6 +829,25 @@ class _Search:
             else:
                 self.record(_unshrunk(finding), shrink=False)
         self.seen.clear()
+
+
+def calls_before(solver: Solver, case: Case) -> tuple[Case, ...] | None:
+    """The calls ``solver`` remembers (its ``recent`` calls, if it keeps them)
+    from before its last call on ``case``: what led to the state that call saw.
+
+    The failing call itself and what followed it (a determinism re-call, the
+    relations' transformed calls) are left out. ``None`` if the call on
+    ``case`` is not remembered (an early call of a long batch, or a solver
+    that does not remember its calls).
+    """
+    recent = list(getattr(solver, "recent", ()))
+    last = max((index for index, call in enumerate(recent) if call == case), default=None)
+    if last is None:
+        return None
+    earlier = recent[:last]
+    while earlier and earlier[-1] == case:
+        earlier.pop()
+    return tuple(earlier)
 
 
 def _size(case: Case) -> tuple[int, int]:

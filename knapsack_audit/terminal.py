@@ -70,6 +70,10 @@ def print_report(console: Console, report: TargetReport) -> None:
         console.print(Text(f"  actual:   {finding.actual}"), soft_wrap=True)
         if finding.explanation:
             console.print(Text(f"  note:     {finding.explanation}"), soft_wrap=True)
+        if finding.state_note():
+            console.print(Text(f"  state:    {finding.state_note()}"), soft_wrap=True)
+        if len(finding.after) == 1:
+            console.print(Text(f"  after:    {finding.after[0]}", style="cyan"), soft_wrap=True)
     console.print()
 
 

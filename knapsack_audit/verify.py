@@ -24,6 +24,7 @@ from hypothesis import settings
 from knapsack_audit.captured import KEEP_BYTES, StreamSummary
 from knapsack_audit.cases import Case, describe_size
 from knapsack_audit.exhaustive import scope_for
+from knapsack_audit.fresh import Alone, FreshWorker, recheck
 from knapsack_audit.golden import fixtures
 from knapsack_audit.isolation import (
     DEFAULT_CALL_TIMEOUT,
@@ -117,6 +118,11 @@ a target's audit takes at most ``time_budget + HARD_STOP_GRACE`` seconds
 (55 s by default), plus the worker's start (loading the target: torch's
 import takes 1 to 3 s): at most 60 s per target at default effort."""
 
+RECHECK_SHARE = 1 / 3
+"""The share of the time budget a failing target may spend after the audit
+re-checking its findings' calls, each in a fresh worker (15 s at default
+effort; each worker imports the target again, about 1.2 s with torch)."""
+
 ILP_CRASH_EXPLANATION = (
     "ilp_knapsack hands the instance to scipy milp as it is, and milp rejects some "
     "valid instances (an empty one, for example)."
@@ -146,6 +152,9 @@ class AuditOptions:
         sandbox: run the worker under bubblewrap (:mod:`knapsack_audit.sandbox`).
         stop_at_first: end the audit at its first finding (``mutate``).
         skip: properties not to check (``mutate``: those the original fails).
+        recheck_seconds: time to re-check the findings' calls in fresh
+            workers (:mod:`knapsack_audit.fresh`; ``None``: a third of
+            ``time_budget``, :data:`RECHECK_SHARE`).
     """
 
     max_examples: int = DEFAULT_MAX_EXAMPLES
@@ -158,6 +167,7 @@ class AuditOptions:
     sandbox: bool = False
     stop_at_first: bool = False
     skip: tuple[str, ...] = ()
+    recheck_seconds: float | None = None
 
 
 @dataclass(frozen=True)
@@ -182,7 +192,11 @@ class FindingReport:
 
     ``items`` and ``item_types``: the size of the call (its items, and its
     distinct ``(memory, runtime)`` pairs); ``found_items``: the items of the
-    failing case before it was shrunk.
+    failing case before it was shrunk. ``alone``: the call re-checked in a
+    fresh worker (:mod:`knapsack_audit.fresh`): ``fails``, ``passes`` (it
+    fails only after earlier calls in the same process) or ``""`` (not
+    re-checked); ``after``: for ``passes``, the calls to make first so that
+    it fails again.
     """
 
     property: str
@@ -194,10 +208,28 @@ class FindingReport:
     items: int = 0
     item_types: int = 0
     found_items: int = 0
+    alone: str = ""
+    after: list[str] = field(default_factory=list)
 
     def size(self) -> str:
         """``'3 items of 1 type (shrunk from 57)'``."""
         return describe_size(self.items, self.item_types, self.found_items)
+
+    def state_note(self) -> str:
+        """For a call that fails only after earlier calls: that, and how to
+        reproduce it (SPEC 8.1); otherwise ``''``."""
+        if self.alone != "passes":
+            return ""
+        note = (
+            "this call fails only after earlier calls in the same process (SPEC 8.1): "
+            "alone, in a fresh worker, it passes"
+        )
+        if len(self.after) == 1:
+            return f"{note}; made after the call under 'after', it fails again"
+        if self.after:
+            calls = f"the {len(self.after)} calls in the JSON report"
+            return f"{note}; made after {calls}, it fails again"
+        return f"{note}; replaying the calls made just before it did not reproduce the failure"
 
 
 @dataclass
@@ -313,8 +345,14 @@ def verify_target(
     solver = IsolatedSolver(
         target, options.call_timeout, options.memory_limit, sandbox=options.sandbox
     )
+
+    def fresh(call_timeout: float) -> IsolatedSolver:
+        worker = IsolatedSolver(target, call_timeout, options.memory_limit, sandbox=options.sandbox)
+        worker.start()
+        return worker
+
     with solver:
-        report = verify_in(solver, target, options, on_example)
+        report = verify_in(solver, target, options, on_example, fresh)
     report.solver_output = solver.captured_output()
     return report
 
@@ -351,10 +389,14 @@ def verify_in(
     target: Target,
     options: AuditOptions,
     on_example: Callable[[int], None] | None = None,
+    fresh: FreshWorker | None = None,
 ) -> TargetReport:
     """Audit ``target`` in ``solver``'s worker, loading it there first
     (:meth:`~knapsack_audit.isolation.IsolatedSolver.retarget`: ``mutate``
-    audits its mutants one after the other in one worker)."""
+    audits its mutants one after the other in one worker).
+
+    With ``fresh`` (how to start a new worker), each finding's call is then
+    re-checked alone in a fresh worker (:func:`knapsack_audit.fresh.recheck`)."""
     judge, domain = judging(target, options)
     report = TargetReport(
         target.label, target.function, "exact" if judge.exact else "tolerant", domain
@@ -382,12 +424,21 @@ def verify_in(
         stop_at_first=options.stop_at_first,
     )
     report.calls = solver.calls
-    _describe(report, result, target)
+    alone = {}
+    if fresh is not None and result.findings:
+        solver.close()  # its state is not needed any more: the re-checks start afresh
+        seconds = options.recheck_seconds
+        if seconds is None:
+            seconds = options.time_budget * RECHECK_SHARE
+        alone = recheck(fresh, judge, result.findings, result.before, options.call_timeout, seconds)
+    _describe(report, result, target, alone)
     report.seconds = time.perf_counter() - started
     return report
 
 
-def _describe(report: TargetReport, result: AuditResult, target: Target) -> None:
+def _describe(
+    report: TargetReport, result: AuditResult, target: Target, alone: dict[str, Alone]
+) -> None:
     report.examples = result.examples
     report.stopped_early = result.stopped_early
     report.seed, report.rounds = result.seed, result.rounds
@@ -416,6 +467,8 @@ def _describe(report: TargetReport, result: AuditResult, target: Target) -> None
                 items=finding.case.n,
                 item_types=finding.case.distinct_items(),
                 found_items=result.found_items.get(name, finding.case.n),
+                alone=alone.get(name, Alone("")).verdict,
+                after=[call.as_call(target.function) for call in alone.get(name, Alone("")).after],
             )
         )
 

@@ -1,0 +1,163 @@
+"""Re-check each finding's call in a fresh worker: does it fail on its own?
+
+An audit makes thousands of calls in one worker process. A solver that keeps
+state between calls (a cache keyed too loosely, a scratch buffer reused
+without clearing) can fail a call only because of the calls made before it.
+Pasted alone into a new process, that counterexample passes. SPEC 8.1 asks
+for the same answer in any process, so the finding stands, but the report
+must say how to reproduce it.
+
+For each distinct call among the findings of the one-call properties,
+:func:`recheck` starts a new worker and makes that call alone:
+
+- if the call fails again, the finding is ``fails`` alone;
+- if it passes, the finding is ``passes`` alone, and the search for a
+  set-up begins:
+  1. the candidates are the calls the audit's worker made before it last
+     failed on that call (:attr:`~knapsack_audit.search.AuditResult.before`, at most
+     :data:`~knapsack_audit.isolation.RECENT_CALLS`), each run of them
+     replayed in a fresh worker, then the call;
+  2. the set-up is the shortest run of the last of those calls after which
+     the call fails again (galloping, then bisection: :func:`_set_up`), or
+     the first call of that run alone if it suffices (``after``).
+
+Invariant: ``after`` is never empty unless the failure could not be
+reproduced in a fresh worker. Every step stops when ``seconds`` have passed;
+what is not re-checked by then has the verdict ``""`` (not re-checked).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Any
+
+from knapsack_audit import properties as props
+from knapsack_audit.cases import Case
+from knapsack_audit.isolation import SolverFailure
+from knapsack_audit.properties import Finding, Judge
+from knapsack_audit.search import findings_for
+from knapsack_audit.targets import TargetError
+
+
+@dataclass(frozen=True)
+class Alone:
+    """How a finding's call behaves in a fresh worker.
+
+    ``verdict``: ``"fails"`` (it fails on its own), ``"passes"`` (it fails
+    only after earlier calls) or ``""`` (not re-checked: a relation's finding,
+    or the time ran out). ``after``: for ``"passes"``, the calls that, made
+    first in a fresh worker, make it fail again (empty: not reproduced).
+    """
+
+    verdict: str
+    after: tuple[Case, ...] = ()
+
+
+FreshWorker = Callable[[float], AbstractContextManager[Any]]
+"""Starts a new worker for the target, with the given call timeout in seconds
+(:class:`~knapsack_audit.isolation.IsolatedSolver` as a context manager)."""
+
+
+def recheck(
+    fresh: FreshWorker,
+    judge: Judge,
+    findings: Mapping[str, Finding],
+    before: Mapping[str, tuple[Case, Sequence[Case]]],
+    call_timeout: float,
+    seconds: float,
+) -> dict[str, Alone]:
+    """Per one-call property in ``findings``: its call's :class:`Alone`.
+
+    Args:
+        fresh: starts a new worker (see :data:`FreshWorker`).
+        judge: the audit's judge.
+        findings: the audit's findings, by property.
+        before: per property, a failing call and the calls made before it
+            (:attr:`~knapsack_audit.search.AuditResult.before`); used when
+            that call is the finding's.
+        call_timeout: the audit's call timeout (capped by the time left).
+        seconds: the time for all re-checks.
+    """
+    deadline = time.monotonic() + seconds
+    groups: dict[Case, list[str]] = {}
+    for name, finding in findings.items():
+        if name in props.CALL_PROPERTIES:
+            groups.setdefault(finding.case, []).append(name)
+
+    def failing(first: Sequence[Case], case: Case, names: list[str]) -> set[str] | None:
+        """The properties of ``names`` that fail on ``case`` in a fresh worker
+        after the calls ``first``; ``None`` if the time ran out or the worker
+        would not start."""
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        try:
+            with fresh(min(call_timeout, left)) as worker:
+                for earlier in first:
+                    props.call(worker, earlier)
+                found = findings_for(worker, case, judge, None, names)
+        except (TargetError, SolverFailure):
+            return None
+        if time.monotonic() > deadline:
+            return None
+        return {finding.property for finding in found}
+
+    alone: dict[str, Alone] = {}
+    for case, names in groups.items():
+        again = failing((), case, names)
+        if again is None:
+            break
+        passing = [name for name in names if name not in again]
+        for name in again:
+            alone[name] = Alone("fails")
+        if passing:
+            failed, earlier = before.get(passing[0], (case, ()))
+            after = _set_up(failing, case, passing, earlier if failed == case else ())
+            for name in passing:
+                alone[name] = Alone("passes", after)
+    return alone
+
+
+def _set_up(
+    failing: Callable[[Sequence[Case], Case, list[str]], set[str] | None],
+    case: Case,
+    names: list[str],
+    earlier: Sequence[Case],
+) -> tuple[Case, ...]:
+    """The shortest run of the last of ``earlier`` after which ``case`` fails
+    again in a fresh worker, or its first call alone if that suffices; ``()``
+    if no run of them does (or the time ran out first).
+
+    First all of them (one fresh worker when they do not reproduce the
+    failure); then galloping from the end (the last 1, 2, 4, ... calls) and
+    bisection between the last run that passed and the first that failed: a
+    set-up ``d`` calls back costs about ``2 log2 d`` more fresh workers.
+    """
+    longest = len(earlier)
+    if not longest or not failing(earlier, case, names):
+        return ()
+    passed, length = 0, 1
+    while length < longest:
+        again = failing(earlier[-length:], case, names)
+        if again is None:  # the time ran out: the whole run is known to suffice
+            return tuple(earlier)
+        if again:
+            break
+        passed, length = length, 2 * length
+    length = min(length, longest)
+    while length - passed > 1:
+        middle = (passed + length) // 2
+        again = failing(earlier[-middle:], case, names)
+        if again is None:
+            break
+        if again:
+            length = middle
+        else:
+            passed = middle
+    run = tuple(earlier[-length:])
+    if length > 1 and failing(run[:1], case, names):
+        return run[:1]
+    return run

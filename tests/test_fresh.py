@@ -1,0 +1,139 @@
+"""Findings re-checked in a fresh worker (SPEC 8.1: the same answer in any process).
+
+A solver with state between calls can fail a call only after other calls in
+the audit's worker. The report must say so, and name a call that, made
+first in a new process, makes it fail again. These tests check the marks
+against an independent replay: the call alone, and after its set-up, each
+in a new worker, compared with the reference's answer.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from knapsack_audit.cases import Case
+from knapsack_audit.fresh import Alone, recheck
+from knapsack_audit.isolation import RECENT_CALLS, IsolatedSolver
+from knapsack_audit.properties import Finding, Judge
+from knapsack_audit.reference import dp_knapsack
+from knapsack_audit.search import calls_before
+from knapsack_audit.targets import parse_target
+from knapsack_audit.verify import AuditOptions, verify_target
+
+FIXTURES = Path(__file__).parent / "fixtures"
+ANSWER_CACHE = FIXTURES / "stateful_solvers" / "answer_cache.py"
+QUICK = AuditOptions(time_budget=4.0, seed=0, call_timeout=5.0, recheck_seconds=20.0)
+
+
+def _answer_in_a_new_worker(target_spec: str, calls: list[Case]) -> object:
+    """The answer to the last of ``calls``, made in order in a new worker."""
+    (target,) = parse_target(target_spec)
+    with IsolatedSolver(target, call_timeout=10) as worker:
+        answer = None
+        for case in calls:
+            answer = worker(*case.arguments())
+    return answer
+
+
+def test_a_call_failing_only_after_earlier_ones_is_marked_in_the_report() -> None:
+    """SPEC 8.1: a cache keyed by sorted items answers a permuted call with the
+    first call's indices. ``verify`` reports such a call as failing only after
+    earlier calls; replayed independently, alone in a new worker, it gets the
+    reference's answer. Its set-up here lies further back than the worker
+    remembers (the exhaustive phase's small calls), and the note says so."""
+    spec = f"{ANSWER_CACHE}:solver"
+    (target,) = parse_target(spec)
+    report = verify_target(target, QUICK)
+    assert report.status == "fail"
+    marked = [finding for finding in report.findings if finding.alone == "passes"]
+    assert marked, [(f.property, f.alone) for f in report.findings]
+    for finding in marked:
+        case = Case.from_call(finding.call)[1]
+        assert _answer_in_a_new_worker(spec, [case]) == dp_knapsack(*case.arguments())
+        if not finding.after:
+            assert "did not reproduce" in finding.state_note()
+
+
+def test_the_set_up_found_is_the_one_earlier_call_that_makes_the_call_fail() -> None:
+    """SPEC 8.1: among the calls made before a failure, the re-check names the
+    one after which the call fails again in a fresh worker: here the same
+    items in the other order, three calls back, among unrelated calls."""
+    spec = f"{ANSWER_CACHE}:solver"
+    (target,) = parse_target(spec)
+    set_up = Case.of([0.3, 0.2, 0.1], [1.0, 5.0, 2.0], 0.35)
+    permuted = Case.of([0.1, 0.2, 0.3], [2.0, 5.0, 1.0], 0.35)
+    others = [Case.of([0.1 * k], [1.0], 0.5) for k in range(1, 8)]
+    earlier = (*others[:4], set_up, *others[4:])
+    finding = Finding("feasibility", "SPEC 3.2", "over budget", permuted)
+
+    def fresh(call_timeout: float) -> IsolatedSolver:
+        worker = IsolatedSolver(target, call_timeout)
+        worker.start()
+        return worker
+
+    alone = recheck(
+        fresh,
+        Judge(exact=False),
+        {"feasibility": finding},
+        {"feasibility": (permuted, earlier)},
+        call_timeout=10,
+        seconds=30,
+    )
+    assert alone == {"feasibility": Alone("passes", (set_up,))}
+    right = dp_knapsack(*permuted.arguments())
+    assert _answer_in_a_new_worker(spec, [permuted]) == right
+    assert _answer_in_a_new_worker(spec, [set_up, permuted]) != right
+
+
+def test_a_call_failing_on_its_own_is_marked_so() -> None:
+    """SPEC 8.2 and 8.1: a solver that appends to its input fails the mutation
+    check on every call; in a fresh worker too, so ``fails`` and no set-up."""
+    (target,) = parse_target(f"{FIXTURES / 'bad_solvers' / 'mutates.py'}:solver")
+    report = verify_target(target, QUICK)
+    findings = {finding.property: finding for finding in report.findings}
+    assert findings["no-mutation"].alone == "fails"
+    assert findings["no-mutation"].after == []
+    assert findings["no-mutation"].state_note() == ""
+
+
+def test_nothing_is_rechecked_without_time() -> None:
+    """SPEC 8.1: re-checks stop at their time; what is not re-checked is not
+    marked (no fresh worker is started when no time is left)."""
+
+    def no_worker(call_timeout: float) -> IsolatedSolver:
+        raise AssertionError("a worker was started without time left")
+
+    case = Case.of([0.5], [1.0], 0.25)
+    finding = Finding("feasibility", "SPEC 3.2", "over budget", case)
+    alone = recheck(no_worker, Judge(exact=True), {"feasibility": finding}, {}, 1.0, seconds=0)
+    assert alone.get("feasibility", Alone("")) == Alone("")
+
+
+def test_a_worker_remembers_its_last_calls_and_forgets_them_on_restart() -> None:
+    """SPEC 8.1: the calls a finding is replayed after are those made to the
+    same process; a restarted worker has none of the old one's state."""
+    (target,) = parse_target("torch:dp_knapsack")
+    cases = [Case.of([0.1] * k, [1.0] * k, 0.25) for k in range(1, RECENT_CALLS + 3)]
+    with IsolatedSolver(target, call_timeout=10) as worker:
+        for case in cases[:2]:
+            worker(*case.arguments())
+        worker.call_many([case.arguments() for case in cases[2:]])
+        assert list(worker.recent) == cases[-RECENT_CALLS:]
+        worker.start()
+        assert list(worker.recent) == []
+
+
+class _Remembers:
+    def __init__(self, recent: list[Case]) -> None:
+        self.recent = recent
+
+
+def test_calls_before_leave_out_the_failing_call_and_what_followed_it() -> None:
+    """SPEC 8.1: the set-up candidates are the calls before the failing one; its
+    determinism re-call and the relations' calls after it are left out."""
+    a, b, failing, permuted = (Case.of([0.1 * k], [1.0], 0.5) for k in range(1, 5))
+    solver = _Remembers([a, b, failing, failing, permuted])
+    assert calls_before(solver, failing) == (a, b)
+    assert calls_before(solver, permuted) == (a, b, failing, failing)
+    assert calls_before(_Remembers([a, failing]), b) is None
+    assert calls_before(object(), a) is None
