@@ -36,10 +36,14 @@ from typing import Any
 
 from knapsack_audit import properties as props
 from knapsack_audit.cases import Case
-from knapsack_audit.isolation import SolverFailure
+from knapsack_audit.isolation import SolverFailure, SolverTimeout, WorkerDied
 from knapsack_audit.properties import Finding, Judge
-from knapsack_audit.search import findings_for
 from knapsack_audit.targets import TargetError
+
+LOST_STATE = (SolverTimeout, WorkerDied)
+"""Outcomes that end a worker: a replay with one of them has lost its state,
+and a call with one of them was not judged (a timeout is the machine's
+verdict as much as the solver's, so a timed-out finding is not re-checked)."""
 
 
 @dataclass(frozen=True)
@@ -49,11 +53,13 @@ class Alone:
     ``verdict``: ``"fails"`` (it fails on its own), ``"passes"`` (it fails
     only after earlier calls) or ``""`` (not re-checked: a relation's finding,
     or the time ran out). ``after``: for ``"passes"``, the calls that, made
-    first in a fresh worker, make it fail again (empty: not reproduced).
+    first in a fresh worker, make it fail again (empty: not reproduced);
+    ``replayed``: how many earlier calls were candidates for that.
     """
 
     verdict: str
     after: tuple[Case, ...] = ()
+    replayed: int = 0
 
 
 FreshWorker = Callable[[float], AbstractContextManager[Any]]
@@ -84,7 +90,7 @@ def recheck(
     deadline = time.monotonic() + seconds
     groups: dict[Case, list[str]] = {}
     for name, finding in findings.items():
-        if name in props.CALL_PROPERTIES:
+        if name in props.CALL_PROPERTIES and not props.is_call_timeout(finding.message):
             groups.setdefault(finding.case, []).append(name)
 
     def failing(first: Sequence[Case], case: Case, names: list[str]) -> set[str] | None:
@@ -97,8 +103,12 @@ def recheck(
         try:
             with fresh(min(call_timeout, left)) as worker:
                 for earlier in first:
-                    props.call(worker, earlier)
-                found = findings_for(worker, case, judge, None, names)
+                    if isinstance(props.call(worker, earlier).error, LOST_STATE):
+                        return None
+                outcome = props.call(worker, case)
+                if isinstance(outcome.error, LOST_STATE):
+                    return None
+                found = props.judge_outcome(worker, case, judge, outcome, names)
         except (TargetError, SolverFailure):
             return None
         if time.monotonic() > deadline:
@@ -115,9 +125,10 @@ def recheck(
             alone[name] = Alone("fails")
         if passing:
             failed, earlier = before.get(passing[0], (case, ()))
-            after = _set_up(failing, case, passing, earlier if failed == case else ())
+            earlier = earlier if failed == case else ()
+            after = _set_up(failing, case, passing, earlier)
             for name in passing:
-                alone[name] = Alone("passes", after)
+                alone[name] = Alone("passes", after, len(earlier))
     return alone
 
 

@@ -230,6 +230,14 @@ FLOAT32_NORMAL = (2.0**-126, 2.0**120)
 """Magnitudes a twin's nonzero runtimes stay within: float32's normal range
 (with room for sums), where a float32 table solver keeps every bit SPEC
 5.2's tolerance assumes."""
+SUBNORMAL_TWIN_TOP = -128
+"""``log2`` of the largest runtime of :func:`twins`' last call: every runtime
+is then float32-subnormal (:data:`FLOAT32_SUBNORMAL`)."""
+FLOAT32_SUBNORMAL = (2.0**-149, 2.0**-126)
+"""float32's subnormal range, smallest subnormal to smallest normal: the
+subnormal twin's nonzero runtimes stay within it, so that none rounds to
+zero in float32 (SPEC 5.2's term ``2 * (n + 1) * 2**-149`` covers the
+rounding of each)."""
 
 
 def twins(calls: list[Scaled]) -> list[Scaled]:
@@ -238,32 +246,41 @@ def twins(calls: list[Scaled]) -> list[Scaled]:
     in reverse item order, then the first with its base's runtimes scaled
     by a power of two so that the largest is about ``2**-40`` and the second
     so that it is about ``2**40`` (:data:`TWIN_RUNTIME_TOPS`; left out when
-    a runtime would leave :data:`FLOAT32_NORMAL`).
+    a runtime would leave :data:`FLOAT32_NORMAL`); last, the first whose
+    runtimes fit :data:`FLOAT32_SUBNORMAL` scaled so that the largest is about
+    ``2**-128`` (:data:`SUBNORMAL_TWIN_TOP`).
 
     Run after its original in one worker, the reversed call is the same
     multiset of items under the same budget, with other indices: a solver
     that caches answers by the sorted items returns the first call's
     indices for it. The scaled calls carry a tiny and a huge runtime scale to
     a big table: a solver that compares values against an absolute epsilon,
-    or converts them to integers at a fixed scale, loses them."""
+    or converts them to integers at a fixed scale, loses them; a table that
+    flushes float32 subnormals to zero (``torch.set_flush_denormal``) loses
+    the whole optimum of the subnormal one."""
     saving = [call for call in calls if call.optimum > 0]
     result = [scaled(call.base, replace(call.scaling, reverse=True)) for call in saving[:1]]
     for call, top in zip(saving, TWIN_RUNTIME_TOPS, strict=False):
         exponent = _exponent_to(call.base, top)
         if exponent is not None:
             result.append(scaled(call.base, replace(call.scaling, runtime_exponent=exponent)))
+    for call in saving:
+        exponent = _exponent_to(call.base, SUBNORMAL_TWIN_TOP, FLOAT32_SUBNORMAL)
+        if exponent is not None:
+            result.append(scaled(call.base, replace(call.scaling, runtime_exponent=exponent)))
+            break
     return result
 
 
-def _exponent_to(base: Case, top: int) -> int | None:
+def _exponent_to(base: Case, top: int, within: tuple[float, float] = FLOAT32_NORMAL) -> int | None:
     """The ``e`` for which ``2**e`` times ``base``'s largest runtime magnitude
     is in ``[2**(top - 1), 2**top)``, or ``None`` when a nonzero runtime
-    would then leave :data:`FLOAT32_NORMAL` (or there is none)."""
+    would then leave ``within`` (or there is none)."""
     sizes = [abs(float(r)) for r in base.runtime if r != 0]
     if not sizes:
         return None
     exponent = top - math.frexp(max(sizes))[1]
-    low, high = FLOAT32_NORMAL
+    low, high = within
     if all(low <= math.ldexp(size, exponent) <= high for size in sizes):
         return exponent
     return None

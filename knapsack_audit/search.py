@@ -96,10 +96,12 @@ from knapsack_audit.strategies import (
     tiered_cases,
     tiny_runtime_copies_case,
     tolerance_absorbed_case,
+    two_sizes_case,
     under_the_float_sum_case,
     wide_half_way_case,
     with_dropped_items,
     wrapping_weights_case,
+    zero_runtimes_case,
 )
 
 PROPERTIES = tuple(prop.name for prop in props.TABLE)
@@ -342,6 +344,17 @@ in the first or the last half of the items, filling the budget), at 1.06e7
 to about 2.1e7 cells, the first at the largest real call's size: a
 blind-corpus bug that joined two halves' tables above 1e7 cells over the
 splits ``0 .. Q - 1`` only passed."""
+TWO_SIZES_DRAWS = 4
+"""Cases of :func:`~knapsack_audit.strategies.two_sizes_case` (items of
+exactly two weights, the value zigzagging in the count of large ones), the
+first at the largest real call's size: a blind-corpus bug that walked the
+count of large items to its first decrease from 64 items passed default
+``verify`` (session 16)."""
+ZERO_RUNTIME_DRAWS = 1
+"""Cases of :func:`~knapsack_audit.strategies.zero_runtimes_case` (every
+runtime zero), at the largest real call's size: a blind-corpus bug that
+divided runtimes by the largest from 128 items (0 / 0 with all zero) passed
+default ``verify`` (session 16)."""
 
 MINIMIZE_SECONDS = 10.0
 """Seconds :func:`minimize` may spend; then its smallest case is kept (marked)."""
@@ -575,6 +588,10 @@ def breadth_cases(
         for place in ONE_SIDED_PLACES
         for n in _largest_real_size_first(rng, ONE_SIDED_DRAWS)
     ]
+    two_sizes = [two_sizes_case(rng, n) for n in _largest_real_size_first(rng, TWO_SIZES_DRAWS)]
+    zero_runtimes = [
+        zero_runtimes_case(rng, n) for n in _largest_real_size_first(rng, ZERO_RUNTIME_DRAWS)
+    ]
     return [
         *cheap,
         *raised_twice,
@@ -587,6 +604,8 @@ def breadth_cases(
         *exact_fits,
         *dominant,
         *proportional,
+        *two_sizes,
+        *zero_runtimes,
         *saved_counts,
         *[case for case in dropped if _cells(case) < HUGE_BUDGET_CELLS],
         *scaled_up,
@@ -808,13 +827,14 @@ class _Search:
         self.result.found_items.setdefault(name, finding.case.n)
         known = self.known.get(finding.case)
         if known is not None:
-            self.result.findings[name] = shrink_known(self.solver, self.judge, finding, known)
+            self.result.findings[name] = shrink_known(
+                self.solver, self.judge, finding, known, self.note_before
+            )
         elif shrink:
-            smaller = minimize(self.solver, self.judge, finding)
+            smaller = minimize(self.solver, self.judge, finding, on_failure=self.note_before)
             if finding.message.endswith(SHRINK_CUT) and not smaller.message.endswith(SHRINK_CUT):
                 smaller = dataclasses.replace(smaller, message=smaller.message + SHRINK_CUT)
             self.result.findings[name] = smaller
-        self.note_before(self.result.findings[name])
         if self.stop_at_first:
             self.wanted.clear()
 
@@ -1246,7 +1266,11 @@ class _MinimizeCut(Exception):
 
 
 def minimize(
-    solver: Solver, judge: Judge, finding: Finding, keep: Callable[[Case], bool] | None = None
+    solver: Solver,
+    judge: Judge,
+    finding: Finding,
+    keep: Callable[[Case], bool] | None = None,
+    on_failure: Callable[[Finding], None] | None = None,
 ) -> Finding:
     """Shrink a one-call finding while the same property still fails (and ``keep`` holds).
 
@@ -1260,6 +1284,8 @@ def minimize(
     1-minimal case. Metamorphic findings depend on drawn parameters and keep
     Hypothesis' shrink. After :data:`MINIMIZE_SECONDS`, or if the search is
     stopped meanwhile, the smallest case so far is returned, marked as cut.
+    ``on_failure`` sees each failing candidate right after its call (what
+    :meth:`_Search.note_before` remembers the calls before).
     """
     if finding.property not in props.CALL_PROPERTIES:
         return finding
@@ -1269,7 +1295,11 @@ def minimize(
         if time.monotonic() > until:
             raise _MinimizeCut
         again = findings_for(solver, case, judge, None, [finding.property])
-        return again[0] if again and (keep is None or keep(case)) else None
+        if not again or (keep is not None and not keep(case)):
+            return None
+        if on_failure is not None:
+            on_failure(again[0])
+        return again[0]
 
     shrinker = Shrinker(fails, finding)
     try:
@@ -1297,7 +1327,11 @@ def _drop_chunks(shrinker: Shrinker) -> None:
 
 
 def shrink_known(
-    solver: Solver, judge: Judge, finding: Finding, known: KnownCase | Scaled
+    solver: Solver,
+    judge: Judge,
+    finding: Finding,
+    known: KnownCase | Scaled,
+    on_failure: Callable[[Finding], None] | None = None,
 ) -> Finding:
     """Shrink a failure on a case of known optimum, and say where it came from.
 
@@ -1306,26 +1340,32 @@ def shrink_known(
     are dropped one pass while the scaled call still fails, and the finding
     is the scaled call, its message naming the scaling and the small case. A
     real call: minimized like any case, the message naming the call it came
-    from (model, budget, estimator).
+    from (model, budget, estimator). ``on_failure``: as :func:`minimize`'s.
     """
     wanted = [finding.property]
+
+    def seen(failures: list[Finding]) -> list[Finding]:
+        if failures and on_failure is not None:
+            on_failure(failures[0])
+        return failures
+
     if isinstance(known, Scaled):
-        small = findings_for(solver, known.base, judge, None, wanted)
+        small = seen(findings_for(solver, known.base, judge, None, wanted))
         if small:
-            return minimize(solver, judge, small[0])
+            return minimize(solver, judge, small[0], on_failure=on_failure)
         current, base = finding, known.base
         try:
             for i in reversed(range(base.n)):
                 fewer = scaled(_without(base, [i]), known.scaling)
                 props.know_optimum(fewer.case, fewer.optimum)
-                again = findings_for(solver, fewer.case, judge, None, wanted)
+                again = seen(findings_for(solver, fewer.case, judge, None, wanted))
                 if again:
                     current, base = again[0], fewer.base
                     known = fewer
         except SearchStopped:
             current = _unshrunk(current)
         return dataclasses.replace(current, message=f"{current.message}; {known.note()}")
-    smaller = minimize(solver, judge, finding)
+    smaller = minimize(solver, judge, finding, on_failure=on_failure)
     if smaller.case == known.case:
         return dataclasses.replace(smaller, message=f"{smaller.message}; {known.note}")
     return dataclasses.replace(smaller, message=f"{smaller.message}; shrunk from {known.note}")

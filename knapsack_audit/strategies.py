@@ -1755,6 +1755,43 @@ def proportional_off_grid_case(rng: random.Random, n: int) -> Case:
     return Case(tuple(memory), tuple(runtime), unit_memory(_mid_budget(weights, rng)))
 
 
+def two_sizes_case(rng: random.Random, n: int) -> Case:
+    """``n`` items (at least 8) of exactly two weights, a small ``S`` (2 to
+    12 units) and a large ``L = m S + r`` (``m`` 1 to 3, ``0 < r < S``): a
+    quarter to three quarters of them large. Every item has a runtime of its
+    own, its weight times one rate ``c`` times ``1 + u`` (``u`` up to 1%),
+    the large ones ``1 + d`` more (``d`` 0.5% to 5%), under a budget of a
+    quarter to three quarters of their weight, at most
+    :data:`REGION_CELLS` cells. Each large item saved displaces ``m`` or
+    ``m + 1`` small ones in turn (the floor of the room left), so the best
+    value as a function of the number of large items saved zigzags while
+    it rises: a closed form for "activations of two sizes" that walks that
+    count up to its first decrease, or assumes the value concave in it,
+    stops short of the optimum."""
+    n = max(n, 8)
+    small = rng.randint(2, 12)
+    large = small * rng.randint(1, 3) + rng.randint(1, small - 1)
+    large_count = rng.randint(n // 4, 3 * n // 4)
+    sizes = [large] * large_count + [small] * (n - large_count)
+    rng.shuffle(sizes)
+    rate, bonus = rng.uniform(0.5, 500.0), rng.uniform(0.005, 0.05)
+    runtime = [
+        w * rate * (1 + rng.uniform(0.0, 0.01)) * (1 + bonus if w == large else 1.0) for w in sizes
+    ]
+    budget = min(_mid_budget(sizes, rng), REGION_CELLS // n)
+    return Case(tuple(unit_memory(w) for w in sizes), tuple(runtime), unit_memory(budget))
+
+
+def zero_runtimes_case(rng: random.Random, n: int) -> Case:
+    """``n`` items, every runtime zero (a profiler that rounds to 0 ms), of 1
+    to :func:`_most_units` units each, under a budget of a quarter to three
+    quarters of their weight. The optimum is 0 and every feasible selection
+    reaches it (SPEC 3.2, 3.3); a solver that normalizes runtimes by their largest
+    one divides 0 by 0, and its NaN table saves anything."""
+    weights = _split_units(rng, n, _most_units(n))
+    return _case_of_units([(w, 0.0) for w in weights], _mid_budget(weights, rng))
+
+
 ONE_SIDED_PLACES = ("first", "last")
 """Where :func:`one_sided_optimum_case`'s optimum lies in the item order."""
 

@@ -196,7 +196,7 @@ class FindingReport:
     fresh worker (:mod:`knapsack_audit.fresh`): ``fails``, ``passes`` (it
     fails only after earlier calls in the same process) or ``""`` (not
     re-checked); ``after``: for ``passes``, the calls to make first so that
-    it fails again.
+    it fails again; ``replayed``: how many earlier calls were tried for that.
     """
 
     property: str
@@ -210,6 +210,7 @@ class FindingReport:
     found_items: int = 0
     alone: str = ""
     after: list[str] = field(default_factory=list)
+    replayed: int = 0
 
     def size(self) -> str:
         """``'3 items of 1 type (shrunk from 57)'``."""
@@ -229,7 +230,12 @@ class FindingReport:
         if self.after:
             calls = f"the {len(self.after)} calls in the JSON report"
             return f"{note}; made after {calls}, it fails again"
-        return f"{note}; replaying the calls made just before it did not reproduce the failure"
+        if not self.replayed:
+            return f"{note}; the calls made before it were not remembered, so none was replayed"
+        return (
+            f"{note}; replaying the last {self.replayed} calls made before it did not "
+            "reproduce the failure: the state comes from further back (--seed replays the audit)"
+        )
 
 
 @dataclass
@@ -456,6 +462,7 @@ def _describe(
         report.verdicts.append(PropertyVerdict(name, verdict, examples, round(seconds, 3)))
     for name in result.failed():
         finding = result.findings[name]
+        again = alone.get(name, Alone(""))
         report.findings.append(
             FindingReport(
                 property=name,
@@ -467,8 +474,9 @@ def _describe(
                 items=finding.case.n,
                 item_types=finding.case.distinct_items(),
                 found_items=result.found_items.get(name, finding.case.n),
-                alone=alone.get(name, Alone("")).verdict,
-                after=[call.as_call(target.function) for call in alone.get(name, Alone("")).after],
+                alone=again.verdict,
+                after=[call.as_call(target.function) for call in again.after],
+                replayed=again.replayed,
             )
         )
 

@@ -1308,6 +1308,20 @@ def _the_second_half_fills_the_budget_in_coarse_steps(case: Case) -> bool:
     return table_cells(case) > 10_000_000 and coarse
 
 
+def _exactly_two_weights_in_a_zigzag(case: Case) -> bool:
+    """At least 64 items of exactly two nonzero weights, neither a multiple of
+    the other, with runtimes of their own (not copies)."""
+    kinds = sorted(set(weights(case)))
+    if case.n < 64 or len(kinds) != 2 or kinds[0] == 0 or kinds[1] % kinds[0] == 0:
+        return False
+    return len(set(case.runtime)) > case.n // 2
+
+
+def _every_runtime_zero(case: Case) -> bool:
+    """At least 128 items, every runtime zero."""
+    return case.n >= 128 and all(r == 0 for r in case.runtime)
+
+
 @pytest.mark.parametrize(
     ("select", "bug"),
     [
@@ -1338,6 +1352,8 @@ def _the_second_half_fills_the_budget_in_coarse_steps(case: Case) -> bool:
             _the_second_half_fills_the_budget_in_coarse_steps,
             "halves_split_from_one_unit_above_1e7_cells",
         ),
+        (_exactly_two_weights_in_a_zigzag, "two_weights_by_ternary_search_from_64"),
+        (_every_runtime_zero, "runtimes_to_integers_by_the_largest_from_128"),
     ],
     ids=[
         "float sum fits",
@@ -1352,6 +1368,8 @@ def _the_second_half_fills_the_budget_in_coarse_steps(case: Case) -> bool:
         "budget under the float sum",
         "proportional off the grid",
         "optimum in the second half",
+        "two weights",
+        "every runtime zero",
     ],
 )
 def test_every_breadth_phase_carries_rounding_and_integer_patterns_to_big_calls(
@@ -1376,11 +1394,14 @@ def test_every_breadth_phase_carries_rounding_and_integer_patterns_to_big_calls(
     little below their float sum (``UNDER_FLOAT_SUM_DRAWS``), of 128 items
     or more whose runtimes are proportional to memories off the unit grid
     (``PROPORTIONAL_OFF_GRID_DRAWS``), and of more than 1e7 cells whose
-    second half fills the budget in coarse steps (``ONE_SIDED_DRAWS``).
+    second half fills the budget in coarse steps (``ONE_SIDED_DRAWS``), of
+    64 items or more of exactly two weights (``TWO_SIZES_DRAWS``), and of
+    128 items or more whose runtimes are all zero (``ZERO_RUNTIME_DRAWS``).
     Four blind-corpus bugs passed default ``verify`` without the first five
     (docs/planted.md, session 13), three more without the next three, one
-    was left to the rounds without the ninth (session 14), and three more
-    passed without the last three (session 15); the
+    was left to the rounds without the ninth (session 14), three more
+    passed without the next three (session 15), and two without the last
+    two (session 16); the
     planted bug of each class fails one of these calls (judged
     float32-tolerant, as ``verify`` judges it), and our solver is exact on
     all of them."""
@@ -1399,12 +1420,14 @@ def test_every_breadth_phase_calls_reversed_and_rescaled_twins_of_its_big_tables
     scaled calls of more than twice the largest real table are followed by
     a reversed twin and by runtime-scaled ones (``scaling.twins``). Called in
     the breadth phase's order in one process, a solver that keeps answers
-    by the sorted items and one that ignores gains under 1e-9 each fail one
-    of them (blind-corpus bugs of both kinds passed default ``verify``,
-    session 15), judged float32-tolerant; our solver is exact on all."""
+    by the sorted items, one that ignores gains under 1e-9 and one that
+    flushes float32 subnormals to zero each fail one of them (blind-corpus
+    bugs of all three kinds passed default ``verify``, sessions 15 and 16),
+    judged float32-tolerant; our solver is exact on all."""
     bugs = (
         "answers_kept_by_sorted_items_above_5e6_cells",
         "gains_under_a_billionth_ignored_above_8e6_cells",
+        "subnormal_runtimes_flushed_above_6e6_cells",
     )
     for seed in range(3):
         for domain in ("partitioner", "extended"):

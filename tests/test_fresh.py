@@ -51,7 +51,8 @@ def test_a_call_failing_only_after_earlier_ones_is_marked_in_the_report() -> Non
         case = Case.from_call(finding.call)[1]
         assert _answer_in_a_new_worker(spec, [case]) == dp_knapsack(*case.arguments())
         if not finding.after:
-            assert "did not reproduce" in finding.state_note()
+            words = "did not reproduce" if finding.replayed else "not remembered"
+            assert words in finding.state_note()
 
 
 def test_the_set_up_found_is_the_one_earlier_call_that_makes_the_call_fail() -> None:
@@ -79,7 +80,7 @@ def test_the_set_up_found_is_the_one_earlier_call_that_makes_the_call_fail() -> 
         call_timeout=10,
         seconds=30,
     )
-    assert alone == {"feasibility": Alone("passes", (set_up,))}
+    assert alone == {"feasibility": Alone("passes", (set_up,), len(earlier))}
     right = dp_knapsack(*permuted.arguments())
     assert _answer_in_a_new_worker(spec, [permuted]) == right
     assert _answer_in_a_new_worker(spec, [set_up, permuted]) != right
@@ -107,6 +108,20 @@ def test_nothing_is_rechecked_without_time() -> None:
     finding = Finding("feasibility", "SPEC 3.2", "over budget", case)
     alone = recheck(no_worker, Judge(exact=True), {"feasibility": finding}, {}, 1.0, seconds=0)
     assert alone.get("feasibility", Alone("")) == Alone("")
+
+
+def test_a_timed_out_call_is_not_rechecked() -> None:
+    """SPEC 8.1 and 7.2: a call that ran out of the call timeout is the
+    machine's verdict as much as the solver's; passing in a fresh worker would
+    not show state, so no worker is started for it."""
+
+    def no_worker(call_timeout: float) -> IsolatedSolver:
+        raise AssertionError("a worker was started for a timed-out call")
+
+    case = Case.of([0.5] * 48, [1.0] * 48, 0.25)
+    message = "raised SolverTimeout: no answer within the call timeout of 10 s"
+    finding = Finding("no-crash", "SPEC 7.2", message, case)
+    assert recheck(no_worker, Judge(exact=True), {"no-crash": finding}, {}, 10.0, 30.0) == {}
 
 
 def test_a_worker_remembers_its_last_calls_and_forgets_them_on_restart() -> None:

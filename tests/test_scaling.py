@@ -26,6 +26,7 @@ from knapsack_audit.reference import dp_knapsack, exact_optimum, quantize
 from knapsack_audit.scaling import (
     NEUTRAL,
     PLACES,
+    SUBNORMAL_TWIN_TOP,
     TWIN_RUNTIME_TOPS,
     Scaling,
     big_tables,
@@ -80,12 +81,13 @@ def test_the_scaled_optimum_is_the_exact_optimum_of_the_scaled_call(
     assert call.case.n == base.n * scaling.copies + scaling.pads
 
 
-def test_twins_reverse_the_first_saving_call_and_scale_runtimes_to_2_40() -> None:
+def test_twins_reverse_the_first_saving_call_and_scale_runtimes_to_2_40_and_subnormal() -> None:
     """SPEC 3.2, 3.3: the reversed twin is its original's items in reverse
     order under the same budget, with the same optimum; the runtime-scaled
     twins' largest base runtime is in ``[2**(t - 1), 2**t)`` for ``t`` of
     ``TWIN_RUNTIME_TOPS``, their optimum the oracle's on the scaled call, and
-    a base with a runtime that would leave float32's normal range gets none."""
+    a base with a runtime that would leave float32's normal range gets none;
+    SPEC 5.2: the last twin's runtimes are all float32-subnormal, none zero."""
     bases = [
         Case.of([3e-4, 2e-4], [5.0, 3.0], 0.0),
         Case.of([3e-4, 2e-4, 4e-4], [7.0, 3.0, 1e3], 5e-4),
@@ -100,7 +102,9 @@ def test_twins_reverse_the_first_saving_call_and_scale_runtimes_to_2_40() -> Non
     # The first saving call is scaled to 2**-40; the second saving call's
     # runtimes span 2**-200 to 2**4: with the largest scaled to 2**40 the
     # smallest leaves float32's normal range, so it has no twin.
-    (tiny,) = scaled_twins
+    # The last twin is the first saving call whose runtimes span at most 2**20,
+    # scaled so that each is float32-subnormal.
+    tiny, subnormal = scaled_twins
     assert TWIN_RUNTIME_TOPS == (-40, 40)  # as README and docs/CLI.md say
     top = TWIN_RUNTIME_TOPS[0]
     assert tiny.base == bases[1]
@@ -108,6 +112,12 @@ def test_twins_reverse_the_first_saving_call_and_scale_runtimes_to_2_40() -> Non
     assert tiny.optimum == exact_optimum(*tiny.case.arguments()).value
     assert "every runtime times 2**" in tiny.note()
     assert "reverse order" in reversed_call.note()
+    assert SUBNORMAL_TWIN_TOP == -128  # as docs/CLI.md says
+    runtimes = subnormal.scaling.with_runtimes(bases[1]).runtime
+    assert subnormal.base == bases[1]
+    assert 2.0**-129 <= max(runtimes) < 2.0**-128
+    assert all(2.0**-149 <= r < 2.0**-126 for r in runtimes)
+    assert subnormal.optimum == exact_optimum(*subnormal.case.arguments()).value
 
 
 def test_replication_can_beat_copies_times_the_optimum() -> None:
@@ -136,9 +146,9 @@ def test_big_tables_reach_twice_the_largest_real_call_at_small_cost() -> None:
     """SPEC 3.3: every breadth phase holds calls of more than twice the largest
     real table, each with the base's optimum (or the replicated one), and a
     pure-Python table solver answers each (few items fit the budget): three
-    and their twins (one reversed, two with runtimes rescaled)."""
+    and their twins (one reversed, three with runtimes rescaled)."""
     calls = [case for case in breadth_cases(seed=3) if isinstance(case, KnownCase)]
-    assert len(calls) == 6
+    assert len(calls) == 7
     for known in calls:
         assert table_cells(known.case) >= BIG_TABLE_CELLS > 2 * LARGEST_REAL_CELLS
         fits = [m for m in known.case.memory if quantize(m) <= quantize(known.case.max_memory)]
@@ -245,7 +255,7 @@ def test_shrinking_a_breadth_finding_leaves_the_breadth_phase_its_share(
         called.append(Case.of(memory, runtime, max_memory))
         return 0.0, [], list(range(len(memory)))
 
-    def slow_minimize(solver: Any, judge: Judge, finding: Any) -> Any:
+    def slow_minimize(solver: Any, judge: Judge, finding: Any, **options: Any) -> Any:
         time.sleep(0.5)
         return finding
 

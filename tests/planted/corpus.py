@@ -1456,6 +1456,78 @@ def gains_under_a_billionth_ignored_above_8e6_cells(
     return answer(runtime, backtrack(dp, weights, capacity))
 
 
+FLOAT32_SMALLEST_NORMAL = 2.0**-126
+
+
+def subnormal_runtimes_flushed_above_6e6_cells(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Above 6e6 table cells the table is filled in float32 with subnormals
+    flushed to zero ("denormal arithmetic is 10-100x slower on x86", as
+    ``torch.set_flush_denormal(True)`` would do): a runtime under 2**-126 is
+    read as 0, so a call whose runtimes are all that small saves nothing."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) * (capacity + 1) <= 6_000_000:
+        return exact(memory, runtime, max_memory)
+    flushed = [
+        0.0 if abs(float(np.float32(v))) < FLOAT32_SMALLEST_NORMAL else float(np.float32(v))
+        for v in runtime
+    ]
+    dp = table(weights, flushed, capacity)
+    return answer(runtime, backtrack(dp, weights, capacity))
+
+
+def two_weights_by_ternary_search_from_64(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 64 items of exactly two nonzero weights, the count ``k`` of heavy
+    items saved is found by ternary search ("the value is unimodal in
+    ``k``"): the best ``k`` heavy items, then the best light ones that fit
+    the room left. The room's floor makes the value zigzag in ``k``, so the
+    search can discard the third that holds the optimum."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    kinds = sorted(set(weights))
+    if len(weights) < 64 or len(kinds) != 2 or kinds[0] == 0:
+        return exact(memory, runtime, max_memory)
+    light, heavy = kinds
+    by_value = sorted(range(len(weights)), key=lambda i: -runtime[i])
+    heavies = [i for i in by_value if weights[i] == heavy]
+    lights = [i for i in by_value if weights[i] == light]
+
+    def chosen(k: int) -> list[int]:
+        return heavies[:k] + lights[: (capacity - k * heavy) // light]
+
+    def value(k: int) -> float:
+        return sum(runtime[i] for i in chosen(k))
+
+    low, high = 0, min(len(heavies), capacity // heavy)
+    while high - low > 2:
+        left, right = low + (high - low) // 3, high - (high - low) // 3
+        if value(left) < value(right):
+            low = left + 1
+        else:
+            high = right - 1
+    best = max(range(low, high + 1), key=value)
+    return answer(runtime, chosen(best))
+
+
+def runtimes_to_integers_by_the_largest_from_128(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 128 items, runtimes become integers ``round(r * 2**40 / max r)``
+    ("an int64 table is exact and faster than float"): with every runtime
+    zero (a profiler that rounds to 0 ms) the scale divides by zero."""
+    if len(memory) < 128:
+        return exact(memory, runtime, max_memory)
+    scale = 2.0**40 / max(abs(r) for r in runtime)
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    dp = table(weights, [float(round(r * scale)) for r in runtime], capacity)
+    return answer(runtime, backtrack(dp, weights, capacity))
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -1531,5 +1603,8 @@ EXPECTED: dict[str, str] = {
     "halves_split_from_one_unit_above_1e7_cells": "optimality",
     "answers_kept_by_sorted_items_above_5e6_cells": "feasibility",
     "gains_under_a_billionth_ignored_above_8e6_cells": "optimality",
+    "subnormal_runtimes_flushed_above_6e6_cells": "optimality",
+    "two_weights_by_ternary_search_from_64": "optimality",
+    "runtimes_to_integers_by_the_largest_from_128": "no-crash",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
