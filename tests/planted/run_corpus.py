@@ -6,8 +6,9 @@ default effort, one process per target, and print a Markdown table.
 Per target: the status and exit code of its own ``verify`` run, the failing
 properties, the size of the smallest counterexample, the seconds into the
 audit of its first finding, the audit's seconds, the process's wall time
-(worker start and imports included) and the run's seed (``--seed`` replays
-it). Extra arguments go to every ``verify`` call (e.g. ``--seed 1``), but
+(worker start and imports included), the run's seed (``--seed`` replays
+it) and how the findings' calls did alone in a fresh worker (SPEC 8.1).
+Extra arguments go to every ``verify`` call (e.g. ``--seed 1``), but
 ``--only NAME,NAME``, which runs those targets only:
 
     python tests/planted/run_corpus.py --only fits_all_by_float_sum_from_64,pareto_frontier
@@ -54,8 +55,21 @@ def run(name: str, extra: list[str]) -> str:
         f"| `{name}` | {kind} | {target['status']} | {done.returncode} | "
         f"{', '.join(row['property'] for row in failed) or '-'} | {min(sizes, default='-')} | "
         f"{first} | {target['seconds']:.1f} | {wall:.1f} | {target['seed']} | "
-        f"{'yes' if wanted else '**NO**'} |"
+        f"{alone(target['findings'])} | {'yes' if wanted else '**NO**'} |"
     )
+
+
+def alone(findings: list[dict[str, object]]) -> str:
+    """How the findings' calls did alone in a fresh worker: ``3 fail, 1 not
+    re-checked``, and for those that passed, with how many set-up calls."""
+    counts: dict[str, int] = {}
+    for finding in findings:
+        verdict = str(finding.get("alone") or "not re-checked")
+        if verdict == "passes":
+            after = finding.get("after") or []
+            verdict = f"pass (fail after {len(after)} call(s))" if after else "pass (no set-up)"
+        counts[verdict] = counts.get(verdict, 0) + 1
+    return ", ".join(f"{count} {verdict}" for verdict, count in sorted(counts.items())) or "-"
 
 
 def items(call: str) -> int | None:
@@ -75,9 +89,10 @@ def main(extra: list[str]) -> None:
         extra = extra[:at] + extra[at + 2 :]
     print(
         "| target | kind | status | exit | failing properties | items in the smallest "
-        "counterexample | first finding (s) | audit (s) | wall (s) | seed | as expected |"
+        "counterexample | first finding (s) | audit (s) | wall (s) | seed | "
+        "alone in a fresh worker | as expected |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name in names:
         print(run(name, extra), flush=True)
 
