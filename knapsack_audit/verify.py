@@ -234,7 +234,8 @@ class FindingReport:
             return f"{note}; the calls made before it were not remembered, so none was replayed"
         return (
             f"{note}; replaying the last {self.replayed} calls made before it did not "
-            "reproduce the failure: the state comes from further back (--seed replays the audit)"
+            "reproduce the failure: the state comes from further back, or the answer varies "
+            "by chance (--seed replays the audit)"
         )
 
 
