@@ -811,10 +811,10 @@ class _Search:
     def see(self, finding: Finding) -> None:
         """Remember ``finding`` if it is the smallest failure of its property so far."""
         self.result.found_at.setdefault(finding.property, (self.result.examples, self.elapsed()))
-        self.note_before(finding)
         known = self.seen.get(finding.property)
         if known is None or _size(finding.case) < _size(known.case):
             self.seen[finding.property] = finding
+            self.note_before(finding)
 
     def record(self, finding: Finding, shrink: bool = True) -> None:
         """A found failure: stop searching for its property, then shrink it."""
