@@ -77,6 +77,7 @@ from knapsack_audit.strategies import (
     WIDE_HALF_WAY_UNITS,
     big_region_case,
     big_table_units,
+    blocks_and_one_odd_case,
     cases,
     correlated_case,
     dominant_out_of_reach_case,
@@ -355,6 +356,12 @@ ZERO_RUNTIME_DRAWS = 1
 runtime zero), at the largest real call's size: a blind-corpus bug that
 divided runtimes by the largest from 128 items (0 / 0 with all zero) passed
 default ``verify`` (session 16)."""
+BLOCKS_AND_ONE_ODD_DRAWS = 2
+"""Cases of :func:`~knapsack_audit.strategies.blocks_and_one_odd_case`
+(blocks of one weight and one lighter odd item that fits beside the best
+blocks), the first at the largest real call's size: a blind-corpus bug that
+counted the odd item as whole block slots from 128 items passed default
+``verify`` (session 16, docs/blind-corpus-7)."""
 
 MINIMIZE_SECONDS = 10.0
 """Seconds :func:`minimize` may spend; then its smallest case is kept (marked)."""
@@ -592,6 +599,10 @@ def breadth_cases(
     zero_runtimes = [
         zero_runtimes_case(rng, n) for n in _largest_real_size_first(rng, ZERO_RUNTIME_DRAWS)
     ]
+    one_odd = [
+        blocks_and_one_odd_case(rng, n)
+        for n in _largest_real_size_first(rng, BLOCKS_AND_ONE_ODD_DRAWS)
+    ]
     return [
         *cheap,
         *raised_twice,
@@ -606,6 +617,7 @@ def breadth_cases(
         *proportional,
         *two_sizes,
         *zero_runtimes,
+        *one_odd,
         *saved_counts,
         *[case for case in dropped if _cells(case) < HUGE_BUDGET_CELLS],
         *scaled_up,

@@ -1792,6 +1792,31 @@ def zero_runtimes_case(rng: random.Random, n: int) -> Case:
     return _case_of_units([(w, 0.0) for w in weights], _mid_budget(weights, rng))
 
 
+def blocks_and_one_odd_case(rng: random.Random, n: int) -> Case:
+    """``n`` items (at least 8): ``n - 1`` blocks of one weight ``b`` (3 to 60
+    units), each with a runtime of its own (``b`` times a rate times 1 to
+    1.5), and one odd item of ``o`` units (1 to ``b - 1``) worth 2 to 4 times
+    a block, at a drawn index (a stack of layers and the loss), under a
+    budget of ``k b + r`` units with ``o <= r < b`` (at most
+    :data:`REGION_CELLS` cells). The optimum saves the odd item and the
+    ``k`` best blocks. A fast path for "identical blocks plus one odd item"
+    that counts the odd item as ``ceil(o / b)`` block slots keeps one block
+    too few."""
+    n = max(n, 8)
+    block = rng.randint(3, 60)
+    odd = rng.randint(1, block - 1)
+    rate = rng.uniform(0.5, 500.0)
+    runtime = [block * rate * rng.uniform(1.0, 1.5) for _ in range(n - 1)]
+    most = max(1, min(3 * (n - 1) // 4, REGION_CELLS // (n * block) - 1))
+    count = rng.randint(max(1, most // 3), most)
+    room = rng.randint(odd, block - 1)
+    at = rng.randrange(n)
+    weights = [block] * (n - 1)
+    weights.insert(at, odd)
+    runtime.insert(at, block * rate * rng.uniform(2.0, 4.0))
+    return _case_of_units(list(zip(weights, runtime, strict=True)), count * block + room)
+
+
 ONE_SIDED_PLACES = ("first", "last")
 """Where :func:`one_sided_optimum_case`'s optimum lies in the item order."""
 

@@ -1317,6 +1317,17 @@ def _exactly_two_weights_in_a_zigzag(case: Case) -> bool:
     return len(set(case.runtime)) > case.n // 2
 
 
+def _blocks_and_one_odd_item_that_fits_beside_them(case: Case) -> bool:
+    """At least 128 items, all but one of one weight ``b``, the odd one lighter
+    and no heavier than the budget's remainder over ``b``."""
+    w = weights(case)
+    kinds = sorted(set(w))
+    if case.n < 128 or len(kinds) != 2:
+        return False
+    odd, block = kinds
+    return w.count(odd) == 1 and 0 < odd <= quantize(case.max_memory) % block
+
+
 def _every_runtime_zero(case: Case) -> bool:
     """At least 128 items, every runtime zero."""
     return case.n >= 128 and all(r == 0 for r in case.runtime)
@@ -1354,6 +1365,7 @@ def _every_runtime_zero(case: Case) -> bool:
         ),
         (_exactly_two_weights_in_a_zigzag, "two_weights_by_ternary_search_from_64"),
         (_every_runtime_zero, "runtimes_to_integers_by_the_largest_from_128"),
+        (_blocks_and_one_odd_item_that_fits_beside_them, "one_odd_item_on_the_block_grid_from_128"),
     ],
     ids=[
         "float sum fits",
@@ -1370,6 +1382,7 @@ def _every_runtime_zero(case: Case) -> bool:
         "optimum in the second half",
         "two weights",
         "every runtime zero",
+        "blocks and one odd item",
     ],
 )
 def test_every_breadth_phase_carries_rounding_and_integer_patterns_to_big_calls(
@@ -1396,12 +1409,14 @@ def test_every_breadth_phase_carries_rounding_and_integer_patterns_to_big_calls(
     (``PROPORTIONAL_OFF_GRID_DRAWS``), and of more than 1e7 cells whose
     second half fills the budget in coarse steps (``ONE_SIDED_DRAWS``), of
     64 items or more of exactly two weights (``TWO_SIZES_DRAWS``), and of
-    128 items or more whose runtimes are all zero (``ZERO_RUNTIME_DRAWS``).
+    128 items or more whose runtimes are all zero (``ZERO_RUNTIME_DRAWS``),
+    and of 128 items or more, all blocks of one weight but one lighter item
+    that fits beside the best blocks (``BLOCKS_AND_ONE_ODD_DRAWS``).
     Four blind-corpus bugs passed default ``verify`` without the first five
     (docs/planted.md, session 13), three more without the next three, one
     was left to the rounds without the ninth (session 14), three more
-    passed without the next three (session 15), and two without the last
-    two (session 16); the
+    passed without the next three (session 15), two without the next
+    two and one more without the last (session 16); the
     planted bug of each class fails one of these calls (judged
     float32-tolerant, as ``verify`` judges it), and our solver is exact on
     all of them."""

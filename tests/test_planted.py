@@ -86,6 +86,7 @@ FOUND_AT_SCALE = (
     "subnormal_runtimes_flushed_above_6e6_cells",
     "two_weights_by_ternary_search_from_64",
     "runtimes_to_integers_by_the_largest_from_128",
+    "one_odd_item_on_the_block_grid_from_128",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;

@@ -1528,6 +1528,29 @@ def runtimes_to_integers_by_the_largest_from_128(
     return answer(runtime, backtrack(dp, weights, capacity))
 
 
+def one_odd_item_on_the_block_grid_from_128(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 128 items of which all but one weigh the same ``b`` units, the
+    table runs on the block grid ("a stack of identical layers and the loss
+    node"): every weight is rounded up to whole blocks and the budget down,
+    so the odd item costs a whole block. With ``Q = k b + r`` and the odd
+    item's weight at most ``r``, it fits beside ``k`` blocks, but the grid
+    leaves room for ``k - 1``."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    counts: dict[int, int] = {}
+    for w in weights:
+        counts[w] = counts.get(w, 0) + 1
+    blocks = [w for w, c in counts.items() if c == len(weights) - 1]
+    if len(weights) < 128 or len(counts) != 2 or not blocks or blocks[0] == 0:
+        return exact(memory, runtime, max_memory)
+    block = blocks[0]
+    grid = [-(-w // block) for w in weights]
+    dp = table(grid, runtime, capacity // block)
+    return answer(runtime, backtrack(dp, grid, capacity // block))
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -1606,5 +1629,6 @@ EXPECTED: dict[str, str] = {
     "subnormal_runtimes_flushed_above_6e6_cells": "optimality",
     "two_weights_by_ternary_search_from_64": "optimality",
     "runtimes_to_integers_by_the_largest_from_128": "no-crash",
+    "one_odd_item_on_the_block_grid_from_128": "optimality",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
