@@ -352,16 +352,22 @@ def verify_target(
     solver = IsolatedSolver(
         target, options.call_timeout, options.memory_limit, sandbox=options.sandbox
     )
+    with solver:
+        report = verify_in(solver, target, options, on_example, fresh_workers(target, options))
+    report.solver_output = solver.captured_output()
+    return report
+
+
+def fresh_workers(target: Target, options: AuditOptions) -> FreshWorker:
+    """How :func:`verify_target` starts a fresh worker for ``target`` (with
+    ``options``' memory limit and sandbox) to re-check a finding alone."""
 
     def fresh(call_timeout: float) -> IsolatedSolver:
         worker = IsolatedSolver(target, call_timeout, options.memory_limit, sandbox=options.sandbox)
         worker.start()
         return worker
 
-    with solver:
-        report = verify_in(solver, target, options, on_example, fresh)
-    report.solver_output = solver.captured_output()
-    return report
+    return fresh
 
 
 def audit_configuration(

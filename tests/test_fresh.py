@@ -18,7 +18,7 @@ from knapsack_audit.properties import Finding, Judge
 from knapsack_audit.reference import dp_knapsack
 from knapsack_audit.search import calls_before
 from knapsack_audit.targets import parse_target
-from knapsack_audit.verify import AuditOptions, verify_target
+from knapsack_audit.verify import AuditOptions, fresh_workers, verify_target
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ANSWER_CACHE = FIXTURES / "stateful_solvers" / "answer_cache.py"
@@ -67,13 +67,8 @@ def test_the_set_up_found_is_the_one_earlier_call_that_makes_the_call_fail() -> 
     earlier = (*others[:4], set_up, *others[4:])
     finding = Finding("feasibility", "SPEC 3.2", "over budget", permuted)
 
-    def fresh(call_timeout: float) -> IsolatedSolver:
-        worker = IsolatedSolver(target, call_timeout)
-        worker.start()
-        return worker
-
     alone = recheck(
-        fresh,
+        fresh_workers(target, AuditOptions()),
         Judge(exact=False),
         {"feasibility": finding},
         {"feasibility": (permuted, earlier)},
