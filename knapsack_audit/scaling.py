@@ -82,16 +82,27 @@ class Scaling:
     base's with those runtimes, computed exactly)."""
     reverse: bool = False
     """The whole call's items in reverse order last (``OPT`` unchanged)."""
+    memories_moved: int = 0
+    """Before anything else, each base item's memory taken from the item
+    ``memories_moved`` places further along (cyclically), runtimes kept in
+    place: another instance, its optimum computed exactly."""
 
     def __post_init__(self) -> None:
-        if self.unit < 1 or self.copies < 1 or self.pads < 0:
-            raise ValueError(f"scaling: unit and copies >= 1, pads >= 0, got {self}")
+        if self.unit < 1 or self.copies < 1 or self.pads < 0 or self.memories_moved < 0:
+            raise ValueError(
+                f"scaling: unit and copies >= 1, pads and memories_moved >= 0, got {self}"
+            )
         if self.neutral not in NEUTRAL or self.place not in PLACES:
             raise ValueError(f"scaling: neutral in {NEUTRAL}, place in {PLACES}, got {self}")
 
     def describe(self) -> str:
         """The steps in words (a finding's report shows them)."""
         steps = []
+        if self.memories_moved:
+            steps.append(
+                f"each memory taken from the item {self.memories_moved} further along"
+                " (runtimes in place)"
+            )
         if self.runtime_exponent:
             steps.append(f"every runtime times 2**{self.runtime_exponent}")
         if self.unit > 1:
@@ -105,7 +116,11 @@ class Scaling:
         return "; ".join(steps) or "unchanged"
 
     def with_runtimes(self, case: Case) -> Case:
-        """``case`` with every runtime times ``2**runtime_exponent`` (the first step)."""
+        """``case`` with its memories moved (:attr:`memories_moved`) and every
+        runtime times ``2**runtime_exponent``: the steps that change the optimum."""
+        if self.memories_moved and case.n:
+            shift = self.memories_moved % case.n
+            case = Case(case.memory[shift:] + case.memory[:shift], case.runtime, case.max_memory)
         if not self.runtime_exponent:
             return case
         runtime = tuple(math.ldexp(float(r), self.runtime_exponent) for r in case.runtime)
@@ -270,6 +285,66 @@ def twins(calls: list[Scaled]) -> list[Scaled]:
             result.append(scaled(call.base, replace(call.scaling, runtime_exponent=exponent)))
             break
     return result
+
+
+REMATCHED_UNITS = 5_000
+"""About the budget, in units, of :func:`rematched_pair`'s calls: the
+largest real call's (mixtral_32, 1057 items under 5000 units)."""
+
+
+REMATCHED_GAIN = Fraction(1, 1000)
+"""How much, relative to the first call's optimum, :func:`rematched_pair`'s
+second call's optimum should exceed it."""
+
+
+REMATCHED_LAST_BASE = Case.of([3e-4, 2e-4, 2e-4], [5.0, 3.0, 3.0], 4e-4)
+""":func:`rematched_pair`'s base when no drawn one qualifies: its best is the
+two 2-unit items, worth 6; with each memory taken from the next item, the
+items are 2, 2 and 3 units worth 5, 3 and 3, and the best is worth 8."""
+
+
+def rematched_pair(bases: list[Case]) -> list[Scaled]:
+    """Two calls of at least :data:`BIG_TABLE_CELLS` cells, to be made one right
+    after the other: a base with a positive optimum, a budget of at most
+    :data:`REMATCHED_UNITS` units and two different memories, unit-scaled to
+    about that budget and padded last with items over it (about twice the
+    largest real call's items); then the same with each base item's memory
+    taken from the item ``r`` places further along
+    (:attr:`Scaling.memories_moved`). The base and ``r`` are the first that
+    raise the exact optimum by at least :data:`REMATCHED_GAIN` of it (far
+    beyond a float32 table's rounding, SPEC 5.2), of ``bases`` and then
+    :data:`REMATCHED_LAST_BASE`.
+
+    The second call has the first's item count, budget, total weight,
+    memories (as a multiset) and runtimes, in the same order: only the
+    pairing of memories with runtimes differs. A solver that recognises "the
+    same call again" by such a fingerprint (sums, sorted lists) and reuses
+    what it kept from the first answers the first call's question: an
+    answer worth less than the second call's optimum."""
+    for base in [*bases, REMATCHED_LAST_BASE]:
+        budget = quantize(float(base.max_memory))
+        if not 0 < budget <= REMATCHED_UNITS or len(set(base.memory)) < 2:
+            continue
+        optimum = exact_optimum(*base.arguments()).value
+        if optimum <= 0:
+            continue
+        moves = [r for r in range(1, base.n) if base.memory[r:] + base.memory[:r] != base.memory]
+        raising = [r for r in moves if _moved_optimum(base, r) >= (1 + REMATCHED_GAIN) * optimum]
+        if raising:
+            return _pair(base, raising[0])
+    raise AssertionError("REMATCHED_LAST_BASE qualifies")
+
+
+def _pair(base: Case, moved: int) -> list[Scaled]:
+    budget = quantize(float(base.max_memory))
+    unit = REMATCHED_UNITS // budget
+    pads = max(-(-BIG_TABLE_CELLS // (budget * unit)) - base.n, 0)
+    first = Scaling(unit=unit, pads=pads)
+    return [scaled(base, first), scaled(base, replace(first, memories_moved=moved))]
+
+
+def _moved_optimum(base: Case, moved: int) -> Fraction:
+    return exact_optimum(*Scaling(memories_moved=moved).with_runtimes(base).arguments()).value
 
 
 def _exponent_to(base: Case, top: int, within: tuple[float, float] = FLOAT32_NORMAL) -> int | None:

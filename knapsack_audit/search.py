@@ -55,6 +55,7 @@ from knapsack_audit.scaling import (
     BIG_TABLE_UNITS,
     Scaled,
     big_tables,
+    rematched_pair,
     scaled,
     scaled_cases,
     table_cells,
@@ -468,9 +469,10 @@ def breadth_cases(
     from the first three small ones with a positive budget, one call per
     scaling of :func:`~knapsack_audit.scaling.big_tables` (tables over twice
     the largest real call's) and their :func:`~knapsack_audit.scaling.twins`
-    (one reversed, two with runtimes near ``2**-40`` and ``2**40``); then
-    the ``real`` calls; then the tiny and
-    threshold-size cases of more cells (the huge-budget region: about a
+    (one reversed, runtime-scaled ones), and the two calls of
+    :func:`~knapsack_audit.scaling.rematched_pair` (the second the first's
+    memories and runtimes paired otherwise); then the ``real`` calls; then
+    the tiny and threshold-size cases of more cells (the huge-budget region: about a
     second per call for a pure-Python table solver), :data:`BIG_REGION_DRAWS`
     of each of :data:`~knapsack_audit.strategies.BIG_REGIONS` at the
     partitioner's sizes with tables of 1.06e7 to 2.1e7 cells,
@@ -510,7 +512,7 @@ def breadth_cases(
     costly = [case for case in first if _cells(case) >= HUGE_BUDGET_CELLS]
     small = [case for case in cheap if isinstance(case, Case) and 0 < case.n <= 12]
     big = big_tables(small, most=len(BIG_TABLE_UNITS))
-    scaled_up = [KnownCase.of(call) for call in [*big, *twins(big)]]
+    scaled_up = [KnownCase.of(call) for call in [*big, *twins(big), *rematched_pair(small)]]
     splitting = [
         correlated_case(rng, SIZE_TIERS[last](rng), shape)
         for _ in range(SPLITTING_DRAWS)

@@ -1430,17 +1430,21 @@ def test_every_breadth_phase_carries_rounding_and_integer_patterns_to_big_calls(
         assert not any(check_call(dp_knapsack_sliding_hirschberg, c, exact) for c in calls), where
 
 
-def test_every_breadth_phase_calls_reversed_and_rescaled_twins_of_its_big_tables() -> None:
-    """SPEC 3.2, 3.3, 5.2: whatever the seed and domain, the breadth phase's
-    scaled calls of more than twice the largest real table are followed by
-    a reversed twin and by runtime-scaled ones (``scaling.twins``). Called in
-    the breadth phase's order in one process, a solver that keeps answers
-    by the sorted items, one that ignores gains under 1e-9 and one that
-    flushes float32 subnormals to zero each fail one of them (blind-corpus
-    bugs of all three kinds passed default ``verify``, sessions 15 and 16),
-    judged float32-tolerant; our solver is exact on all."""
+def test_every_breadth_phase_calls_twins_of_its_big_tables_and_a_rematched_pair() -> None:
+    """SPEC 3.2, 3.3, 5.2, 8.1: whatever the seed and domain, the breadth
+    phase's scaled calls of more than twice the largest real table are
+    followed by a reversed twin and by runtime-scaled ones (``scaling.twins``),
+    then by the rematched pair (``scaling.rematched_pair``). Called in the
+    breadth phase's order in one process, a solver that keeps answers by the
+    sorted items, one that keeps them by the sorted memories and sorted
+    runtimes, one that ignores gains under 1e-9 and one that flushes float32
+    subnormals to zero each fail one of them (blind-corpus bugs of these
+    kinds passed default ``verify``, sessions 15 to 17), judged
+    float32-tolerant; the sorted-columns one passes the pair's first call
+    and fails its second right after. Our solver is exact on all."""
     bugs = (
         "answers_kept_by_sorted_items_above_5e6_cells",
+        "answer_kept_by_sorted_columns_from_1024_items",
         "gains_under_a_billionth_ignored_above_8e6_cells",
         "subnormal_runtimes_flushed_above_6e6_cells",
     )
@@ -1460,10 +1464,17 @@ def test_every_breadth_phase_calls_reversed_and_rescaled_twins_of_its_big_tables
             tolerant, exact = Judge(exact=False), Judge(exact=True)
             for bug in bugs:
                 corpus._ANSWERS.clear()
+                corpus._KEPT_BY_COLUMNS.clear()
                 solver = getattr(corpus, bug)
                 where = (seed, domain, bug)
                 # In the breadth phase's order: the cache bug needs the original first.
                 assert any(check_call(solver, c.case, tolerant) for c in scaled_calls), where
+            first, second = scaled_calls[-2:]
+            assert "each memory taken from the item" in second.note, (seed, domain)
+            corpus._KEPT_BY_COLUMNS.clear()
+            columns = corpus.answer_kept_by_sorted_columns_from_1024_items
+            assert not check_call(columns, first.case, tolerant), (seed, domain)
+            assert check_call(columns, second.case, tolerant), (seed, domain)
             for known in scaled_calls:
                 assert not check_call(dp_knapsack_sliding_hirschberg, known.case, exact)
 

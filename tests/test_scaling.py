@@ -26,11 +26,14 @@ from knapsack_audit.reference import dp_knapsack, exact_optimum, quantize
 from knapsack_audit.scaling import (
     NEUTRAL,
     PLACES,
+    REMATCHED_GAIN,
+    REMATCHED_LAST_BASE,
     SUBNORMAL_TWIN_TOP,
     TWIN_RUNTIME_TOPS,
     Scaling,
     big_tables,
     neutral_kinds,
+    rematched_pair,
     replicated_optimum,
     scaled,
     table_cells,
@@ -50,6 +53,7 @@ from knapsack_audit.strategies import (
     BIG_TABLE_CELLS,
     HUGE_BUDGET_CELLS,
     LARGEST_REAL_CELLS,
+    LARGEST_REAL_ITEMS,
     REGION_BUILDERS,
     small_cases,
 )
@@ -64,6 +68,7 @@ small_scalings = st.builds(
     place=st.sampled_from(PLACES),
     runtime_exponent=st.sampled_from((0, 0, -40, 40)),
     reverse=st.booleans(),
+    memories_moved=st.sampled_from((0, 0, 1, 2)),
 )
 
 
@@ -73,8 +78,8 @@ def test_the_scaled_optimum_is_the_exact_optimum_of_the_scaled_call(
     base: Case, scaling: Scaling
 ) -> None:
     """SPEC 3.3: unit scaling, neutral padding and reversal keep the optimum;
-    replication's optimum (grouped copies) and runtime scaling's are the exact
-    oracle's on the transformed call."""
+    replication's optimum (grouped copies), runtime scaling's and moved
+    memories' are the exact oracle's on the transformed call."""
     assume(all(math.isfinite(math.ldexp(float(r), scaling.runtime_exponent)) for r in base.runtime))
     call = scaled(base, scaling)
     assert call.optimum == exact_optimum(*call.case.arguments()).value
@@ -120,6 +125,39 @@ def test_twins_reverse_the_first_saving_call_and_scale_runtimes_to_2_40_and_subn
     assert subnormal.optimum == exact_optimum(*subnormal.case.arguments()).value
 
 
+def test_the_rematched_pair_pairs_the_same_columns_otherwise_and_raises_the_optimum() -> None:
+    """SPEC 3.2, 3.3: the rematched pair's two calls have the same item count,
+    budget, memories as a multiset and runtimes in order, over twice the
+    largest real call's items and at least the big-table cells; the second's
+    memories differ in order and its exact optimum is the first's raised by
+    at least the gain. The first base that qualifies is taken: not the one
+    whose memories are all equal, nor the one whose moved memories keep the
+    optimum; with none, the last base."""
+    same_memories = Case.of([2e-4, 2e-4], [1.0, 5.0], 3e-4)
+    kept_optimum = Case.of([2e-4, 3e-4], [1.0, 1.0], 5e-4)
+    raising = Case.of([4e-4, 1e-4, 3e-4], [9.0, 1.0, 1.0], 4e-4)
+    for bases, base in (
+        ([same_memories, kept_optimum, raising], raising),
+        ([same_memories, kept_optimum], REMATCHED_LAST_BASE),
+    ):
+        first, second = rematched_pair(bases)
+        assert first.base == second.base == base
+        assert first.case.n == second.case.n > 2 * LARGEST_REAL_ITEMS
+        assert table_cells(first.case) >= BIG_TABLE_CELLS
+        assert first.case.max_memory == second.case.max_memory
+        assert first.case.runtime == second.case.runtime
+        assert sorted(first.case.memory) == sorted(second.case.memory)
+        assert first.case.memory != second.case.memory
+        assert first.optimum == exact_optimum(*first.case.arguments()).value
+        assert second.optimum == exact_optimum(*second.case.arguments()).value
+        assert second.optimum >= (1 + REMATCHED_GAIN) * first.optimum > 0
+        assert "each memory taken from the item" in second.note()
+    # The raising base's best under 4 units is the 4-unit item alone, worth 9;
+    # with each memory taken from the next item, 1 + 3 units are worth 9 + 1.
+    first, second = rematched_pair([raising])
+    assert (first.optimum, second.optimum, second.scaling.memories_moved) == (9, 10, 1)
+
+
 def test_replication_can_beat_copies_times_the_optimum() -> None:
     """SPEC 3.3: two copies of a 3-unit item fit a doubled 4-unit budget with
     room left for a 2-unit one: OPT of the copies exceeds twice OPT."""
@@ -145,10 +183,11 @@ def test_the_largest_real_table_constant_is_the_golden_data() -> None:
 def test_big_tables_reach_twice_the_largest_real_call_at_small_cost() -> None:
     """SPEC 3.3: every breadth phase holds calls of more than twice the largest
     real table, each with the base's optimum (or the replicated one), and a
-    pure-Python table solver answers each (few items fit the budget): three
-    and their twins (one reversed, three with runtimes rescaled)."""
+    pure-Python table solver answers each (few items fit the budget): three,
+    their twins (one reversed, three with runtimes rescaled) and the
+    rematched pair."""
     calls = [case for case in breadth_cases(seed=3) if isinstance(case, KnownCase)]
-    assert len(calls) == 7
+    assert len(calls) == 9
     for known in calls:
         assert table_cells(known.case) >= BIG_TABLE_CELLS > 2 * LARGEST_REAL_CELLS
         fits = [m for m in known.case.memory if quantize(m) <= quantize(known.case.max_memory)]
