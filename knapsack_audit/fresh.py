@@ -8,7 +8,8 @@ for the same answer in any process, so the finding stands, but the report
 must say how to reproduce it.
 
 For each distinct call among the findings of the one-call properties,
-:func:`recheck` starts a new worker and makes that call alone:
+:func:`recheck` starts a new worker and makes that call alone (every call
+first, then the set-up searches):
 
 - if the call fails again, the finding is ``fails`` alone;
 - if it passes, the finding is ``passes`` alone, and the search for a
@@ -116,19 +117,25 @@ def recheck(
         return {finding.property for finding in found}
 
     alone: dict[str, Alone] = {}
+    passing: list[tuple[Case, list[str]]] = []
     for case, names in groups.items():
         again = failing((), case, names)
         if again is None:
             break
-        passing = [name for name in names if name not in again]
         for name in again:
             alone[name] = Alone("fails")
-        if passing:
-            failed, earlier = before.get(passing[0], (case, ()))
-            earlier = earlier if failed == case else ()
-            after = _set_up(failing, case, passing, earlier)
-            for name in passing:
-                alone[name] = Alone("passes", after, len(earlier))
+        if rest := [name for name in names if name not in again]:
+            passing.append((case, rest))
+    for case, names in passing:
+        failed, earlier = before.get(names[0], (case, ()))
+        earlier = earlier if failed == case else ()
+        after = _set_up(failing, case, names, earlier)
+        for name in names:
+            alone[name] = (
+                Alone("passes")
+                if after is None  # the time ran out before a replay answered
+                else Alone("passes", after, len(earlier))
+            )
     return alone
 
 
@@ -137,10 +144,11 @@ def _set_up(
     case: Case,
     names: list[str],
     earlier: Sequence[Case],
-) -> tuple[Case, ...]:
+) -> tuple[Case, ...] | None:
     """The shortest run of the last of ``earlier`` after which ``case`` fails
     again in a fresh worker, or its first call alone if that suffices; ``()``
-    if no run of them does (or the time ran out first).
+    if no run of them does; ``None`` if the time ran out before the first
+    replay (all of them) answered.
 
     First all of them (one fresh worker when they do not reproduce the
     failure); then galloping from the end (the last 1, 2, 4, ... calls) and
@@ -148,7 +156,12 @@ def _set_up(
     set-up ``d`` calls back costs about ``2 log2 d`` more fresh workers.
     """
     longest = len(earlier)
-    if not longest or not failing(earlier, case, names):
+    if not longest:
+        return ()
+    everything = failing(earlier, case, names)
+    if everything is None:
+        return None
+    if not everything:
         return ()
     passed, length = 0, 1
     while length < longest:

@@ -119,9 +119,12 @@ a target's audit takes at most ``time_budget + HARD_STOP_GRACE`` seconds
 import takes 1 to 3 s): at most 60 s per target at default effort."""
 
 RECHECK_SHARE = 1 / 3
-"""The share of the time budget a failing target may spend after the audit
-re-checking its findings' calls, each in a fresh worker (15 s at default
-effort; each worker imports the target again, about 1.2 s with torch)."""
+"""A failing target's findings' calls are re-checked after the audit, each in
+a fresh worker (each imports the target again, about 1.2 s with torch), until
+``time_budget * (1 + RECHECK_SHARE)`` seconds after the target's worker
+started loading it: 60 s at default effort, re-checks included, however
+long the audit took (after an audit cut off at its hard stop, they get the
+few seconds left)."""
 
 ILP_CRASH_EXPLANATION = (
     "ilp_knapsack hands the instance to scipy milp as it is, and milp rejects some "
@@ -153,8 +156,9 @@ class AuditOptions:
         stop_at_first: end the audit at its first finding (``mutate``).
         skip: properties not to check (``mutate``: those the original fails).
         recheck_seconds: time to re-check the findings' calls in fresh
-            workers (:mod:`knapsack_audit.fresh`; ``None``: a third of
-            ``time_budget``, :data:`RECHECK_SHARE`).
+            workers (:mod:`knapsack_audit.fresh`; ``None``: until
+            ``time_budget * (1 + RECHECK_SHARE)`` after the target's start,
+            :data:`RECHECK_SHARE`).
     """
 
     max_examples: int = DEFAULT_MAX_EXAMPLES
@@ -231,7 +235,10 @@ class FindingReport:
             calls = f"the {len(self.after)} calls in the JSON report"
             return f"{note}; made after {calls}, it fails again"
         if not self.replayed:
-            return f"{note}; the calls made before it were not remembered, so none was replayed"
+            return (
+                f"{note}; none of the calls made before it was replayed (not remembered, "
+                "or the re-checks' time ran out)"
+            )
         return (
             f"{note}; replaying the last {self.replayed} calls made before it did not "
             "reproduce the failure: the state comes from further back, or the answer varies "
@@ -442,7 +449,8 @@ def verify_in(
         solver.close()  # its state is not needed any more: the re-checks start afresh
         seconds = options.recheck_seconds
         if seconds is None:
-            seconds = options.time_budget * RECHECK_SHARE
+            spent = time.perf_counter() - started
+            seconds = options.time_budget * (1 + RECHECK_SHARE) - spent
         alone = recheck(fresh, judge, result.findings, result.before, options.call_timeout, seconds)
     _describe(report, result, target, alone)
     report.seconds = time.perf_counter() - started

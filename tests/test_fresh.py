@@ -9,7 +9,11 @@ in a new worker, compared with the reference's answer.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from knapsack_audit.cases import Case
 from knapsack_audit.fresh import Alone, recheck
@@ -51,7 +55,7 @@ def test_a_call_failing_only_after_earlier_ones_is_marked_in_the_report() -> Non
         case = Case.from_call(finding.call)[1]
         assert _answer_in_a_new_worker(spec, [case]) == dp_knapsack(*case.arguments())
         if not finding.after:
-            words = "did not reproduce" if finding.replayed else "not remembered"
+            words = "did not reproduce" if finding.replayed else "none of the calls"
             assert words in finding.state_note()
 
 
@@ -103,6 +107,80 @@ def test_nothing_is_rechecked_without_time() -> None:
     finding = Finding("feasibility", "SPEC 3.2", "over budget", case)
     alone = recheck(no_worker, Judge(exact=True), {"feasibility": finding}, {}, 1.0, seconds=0)
     assert alone.get("feasibility", Alone("")) == Alone("")
+
+
+def _cache_workers(
+    workers: list[list[Case]], wrong: Case, slow: float = 0.0
+) -> Callable[[float], Any]:
+    """Fresh in-process "workers" of a solver that keeps answers by the sorted
+    items (the reference's, but none for ``wrong``), each logging its calls
+    in a new list of ``workers``; a call made after earlier ones in the same
+    worker takes ``slow`` seconds."""
+
+    @contextmanager
+    def fresh(call_timeout: float) -> Iterator[Any]:
+        kept: dict[Any, Any] = {}
+        made: list[Case] = []
+        workers.append(made)
+
+        def worker(memory: list[float], runtime: list[float], max_memory: float) -> Any:
+            case = Case.of(memory, runtime, max_memory)
+            if made:
+                time.sleep(slow)
+            made.append(case)
+            if case == wrong:
+                return 0.0, [], list(range(case.n - 1, -1, -1))
+            key = (max_memory, tuple(sorted(zip(memory, runtime, strict=True))))
+            return kept.setdefault(key, dp_knapsack(memory, runtime, max_memory))
+
+        yield worker
+
+    return fresh
+
+
+SET_UP = Case.of([0.3, 0.2, 0.1], [1.0, 5.0, 2.0], 0.35)
+PERMUTED = Case.of([0.1, 0.2, 0.3], [2.0, 5.0, 1.0], 0.35)
+WRONG = Case.of([0.1], [1.0], 0.5)
+
+
+def test_every_call_is_rechecked_alone_before_any_set_up_search() -> None:
+    """SPEC 8.1: each finding's call is made alone in a fresh worker first, and
+    only then are earlier calls replayed for the one that passes alone: a
+    long set-up search cannot take the time of another finding's re-check."""
+    workers: list[list[Case]] = []
+    findings = {
+        "feasibility": Finding("feasibility", "SPEC 3.2", "over budget", PERMUTED),
+        "optimality": Finding("optimality", "SPEC 5.2", "below the optimum", WRONG),
+    }
+    alone = recheck(
+        _cache_workers(workers, WRONG),
+        Judge(exact=True),
+        findings,
+        {"feasibility": (PERMUTED, (SET_UP,))},
+        call_timeout=10,
+        seconds=30,
+    )
+    assert alone == {
+        "feasibility": Alone("passes", (SET_UP,), 1),
+        "optimality": Alone("fails"),
+    }
+    assert workers[:3] == [[PERMUTED], [WRONG], [SET_UP, PERMUTED]]
+
+
+def test_a_set_up_search_cut_by_the_time_says_nothing_was_replayed() -> None:
+    """SPEC 8.1: when the re-checks' time runs out during the replay of the
+    earlier calls, the finding passes alone and no replay is claimed: the
+    note does not say the earlier calls failed to reproduce it."""
+    findings = {"feasibility": Finding("feasibility", "SPEC 3.2", "over budget", PERMUTED)}
+    alone = recheck(
+        _cache_workers([], WRONG, slow=0.6),
+        Judge(exact=True),
+        findings,
+        {"feasibility": (PERMUTED, (SET_UP,))},
+        call_timeout=10,
+        seconds=0.5,
+    )
+    assert alone == {"feasibility": Alone("passes", (), 0)}
 
 
 def test_a_timed_out_call_is_not_rechecked() -> None:

@@ -325,8 +325,9 @@ def test_default_effort_kills_the_whole_corpus_and_passes_the_correct_solvers(
 ) -> None:
     """SPEC 3, 7, 8.1: ``verify`` at default effort, no options,
     fails every planted bug on its expected property and passes every correct
-    solver; each target within 60 s (plus loading and the fresh-worker
-    re-checks); a state-dependent finding is marked so, with its set-up."""
+    solver; each target within 60 s, the fresh-worker re-checks included
+    (65 s: a re-check started just before the end finishes its call); a
+    state-dependent finding is marked so, with its set-up."""
     report_path = tmp_path / "corpus.json"
     names = [*corpus.EXPECTED, *corpus.CORRECT]
     run = knapsack_audit(
@@ -343,7 +344,7 @@ def test_default_effort_kills_the_whole_corpus_and_passes_the_correct_solvers(
     by_label = {target["label"]: target for target in report["targets"]}
     for name in names:
         target = by_label[f"corpus.py:{name}"]
-        assert target["seconds"] < 75, (name, target["seconds"])
+        assert target["seconds"] < 65, (name, target["seconds"])
         if name in corpus.CORRECT:
             assert target["status"] == "pass", (name, target["findings"])
         else:
