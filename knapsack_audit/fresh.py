@@ -16,11 +16,14 @@ first, then the set-up searches):
   set-up begins:
   1. the candidates are the calls the audit's worker made before it last
      failed on that call (:attr:`~knapsack_audit.search.AuditResult.before`, at most
-     :data:`~knapsack_audit.isolation.RECENT_CALLS`), each run of them
-     replayed in a fresh worker, then the call;
-  2. the set-up is the shortest run of the last of those calls after which
-     the call fails again (galloping, then bisection: :func:`_set_up`), or
-     the first call of that run alone if it suffices (``after``).
+     :data:`~knapsack_audit.isolation.RECENT_CALLS`), preceded by the first
+     call of the same item count and budget when the worker kept it from
+     further back; each run of them is replayed in a fresh worker, then the
+     call;
+  2. the set-up is the oldest candidate alone if it suffices, else the
+     shortest run of the last of them after which the call fails again
+     (galloping, then bisection: :func:`_set_up`), or the first call of that
+     run alone if it suffices (``after``).
 
 Invariant: ``after`` is never empty unless the failure could not be
 reproduced in a fresh worker. Every step stops when ``seconds`` have passed;
@@ -151,9 +154,12 @@ def _set_up(
     replay (all of them) answered.
 
     First all of them (one fresh worker when they do not reproduce the
-    failure); then galloping from the end (the last 1, 2, 4, ... calls) and
-    bisection between the last run that passed and the first that failed: a
-    set-up ``d`` calls back costs about ``2 log2 d`` more fresh workers.
+    failure); then the oldest alone (when the worker kept one, the first
+    call of the case's item count and budget, which
+    :func:`~knapsack_audit.search.calls_before` puts first); then galloping
+    from the end (the last 1, 2, 4, ... calls) and bisection between the
+    last run that passed and the first that failed: a set-up ``d`` calls back
+    costs about ``2 log2 d`` more fresh workers.
     """
     longest = len(earlier)
     if not longest:
@@ -163,6 +169,8 @@ def _set_up(
         return None
     if not everything:
         return ()
+    if longest > 1 and failing(earlier[:1], case, names):
+        return tuple(earlier[:1])
     passed, length = 0, 1
     while length < longest:
         again = failing(earlier[-length:], case, names)
@@ -182,6 +190,6 @@ def _set_up(
         else:
             passed = middle
     run = tuple(earlier[-length:])
-    if length > 1 and failing(run[:1], case, names):
+    if 1 < length < longest and failing(run[:1], case, names):
         return run[:1]
     return run

@@ -98,6 +98,11 @@ what a finding that depends on earlier calls is replayed after (SPEC 8.1).
 As many as a full batch of the exhaustive phase, so that a batch's earlier
 calls are remembered whichever of them failed."""
 
+FIRST_OF_SHAPE_ITEMS = 250_000
+"""Most items, summed over the calls, that an :class:`IsolatedSolver` keeps in
+:attr:`IsolatedSolver.first_of_shape` (about 16 MB of floats); later shapes
+are not kept."""
+
 AUDIT_THREADS = 1
 """Intra-op threads of a worker whose answers are judged (``OMP_NUM_THREADS``,
 read by torch when it loads; an ``OMP_NUM_THREADS`` already set is kept).
@@ -418,6 +423,10 @@ class IsolatedSolver:
         recent: the last :data:`RECENT_CALLS` calls made to the current
             worker, oldest first, as they were sent (cleared when a worker
             starts: a new process has none of the old one's state).
+        first_of_shape: per item count and budget, the first call made with
+            them to the current worker (cleared likewise; at most
+            :data:`FIRST_OF_SHAPE_ITEMS` items in all): the call a cache keyed
+            by size and budget answers every later one with (SPEC 8.1).
         stdout, stderr: what every worker so far printed (bounded).
     """
 
@@ -438,6 +447,8 @@ class IsolatedSolver:
         self.sandbox = sandbox
         self.calls = 0
         self.recent: deque[Case] = deque(maxlen=RECENT_CALLS)
+        self.first_of_shape: dict[tuple[int, float], Case] = {}
+        self._kept_items = 0
         self.stdout = CapturedStream("stdout")
         self.stderr = CapturedStream("stderr")
         self._process: subprocess.Popen[bytes] | None = None
@@ -473,7 +484,7 @@ class IsolatedSolver:
             SandboxUnavailable: ``sandbox`` was asked for and cannot work here.
         """
         self.close()
-        self.recent.clear()
+        self._forget_calls()
         if self.sandbox:
             require_sandbox()
         parent_end, child_end = socket.socketpair()
@@ -586,17 +597,32 @@ class IsolatedSolver:
                 answers.append(failure)
         return answers
 
+    def _remember(self, case: Case) -> None:
+        self.recent.append(case)
+        shape = (case.n, case.max_memory)
+        try:
+            new = shape not in self.first_of_shape
+        except TypeError:  # a budget that cannot be hashed (bad input)
+            return
+        if new and self._kept_items + case.n <= FIRST_OF_SHAPE_ITEMS:
+            self.first_of_shape[shape] = case
+            self._kept_items += case.n
+
+    def _forget_calls(self) -> None:
+        self.recent.clear()
+        self.first_of_shape.clear()
+        self._kept_items = 0
+
     def _exchange(self, request: Any, timeout: float, what: str) -> Any:
         if self._connection is None:
             self.start()
         connection = self._connection
         assert connection is not None
         if isinstance(request, Load):
-            self.recent.clear()
-        elif isinstance(request, list):
-            self.recent.extend(Case.of(*arguments) for arguments in request)
+            self._forget_calls()
         else:
-            self.recent.append(Case.of(*request[:3]))
+            for arguments in request if isinstance(request, list) else [request[:3]]:
+                self._remember(Case.of(*arguments))
         self.calls += (
             len(request) if isinstance(request, list) else int(not isinstance(request, Load))
         )

@@ -868,20 +868,45 @@ class _Search:
 def calls_before(solver: Solver, case: Case) -> tuple[Case, ...] | None:
     """The calls ``solver`` remembers (its ``recent`` calls, if it keeps them)
     from before its last call on ``case``: what led to the state that call saw.
+    First, when it is another call made before those, the first call with
+    ``case``'s item count and budget (its ``first_of_shape``): the one a
+    cache keyed by them keeps, however far back; that call alone when the
+    call on ``case`` is not remembered any more.
 
     The failing call itself and what followed it (a determinism re-call, the
-    relations' transformed calls) are left out. ``None`` if the call on
-    ``case`` is not remembered (an early call of a long batch, or a solver
-    that does not remember its calls).
+    relations' transformed calls) are left out. ``None`` if nothing is
+    remembered from before the call on ``case`` (a solver that does not
+    remember its calls, or an early call of a long batch that was the first
+    of its item count and budget).
     """
     recent = list(getattr(solver, "recent", ()))
+    try:
+        first = getattr(solver, "first_of_shape", {}).get((case.n, case.max_memory))
+    except TypeError:  # a budget that cannot be hashed (bad input)
+        first = None
+    if first == case:
+        first = None
     last = max((index for index, call in enumerate(recent) if call == case), default=None)
     if last is None:
-        return None
+        return None if first is None else (first,)
     earlier = recent[:last]
     while earlier and earlier[-1] == case:
         earlier.pop()
+    if first is not None and first not in recent:
+        earlier.insert(0, first)
     return tuple(earlier)
+
+
+def note_calls_before(result: AuditResult, solver: Solver) -> None:
+    """For each finding whose calls before were not noted on its own case
+    (:attr:`AuditResult.before` names another, or none), what ``solver``
+    remembers of them at the end of the audit (:func:`calls_before`)."""
+    for name, finding in result.findings.items():
+        noted = result.before.get(name)
+        if noted is None or noted[0] != finding.case:
+            calls = calls_before(solver, finding.case)
+            if calls is not None:
+                result.before[name] = (finding.case, calls)
 
 
 def _size(case: Case) -> tuple[int, int]:

@@ -43,6 +43,7 @@ from knapsack_audit.search import (
     KnownCase,
     audit,
     breadth_cases,
+    note_calls_before,
 )
 from knapsack_audit.targets import Target, TargetError
 
@@ -446,6 +447,7 @@ def verify_in(
     report.calls = solver.calls
     alone = {}
     if fresh is not None and result.findings:
+        note_calls_before(result, solver)
         solver.close()  # its state is not needed any more: the re-checks start afresh
         seconds = options.recheck_seconds
         if seconds is None:

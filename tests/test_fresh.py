@@ -17,10 +17,10 @@ from typing import Any
 
 from knapsack_audit.cases import Case
 from knapsack_audit.fresh import Alone, recheck
-from knapsack_audit.isolation import RECENT_CALLS, IsolatedSolver
+from knapsack_audit.isolation import FIRST_OF_SHAPE_ITEMS, RECENT_CALLS, IsolatedSolver
 from knapsack_audit.properties import Finding, Judge
 from knapsack_audit.reference import dp_knapsack
-from knapsack_audit.search import calls_before
+from knapsack_audit.search import AuditResult, calls_before, note_calls_before
 from knapsack_audit.targets import parse_target
 from knapsack_audit.verify import AuditOptions, fresh_workers, verify_target
 
@@ -167,6 +167,25 @@ def test_every_call_is_rechecked_alone_before_any_set_up_search() -> None:
     assert workers[:3] == [[PERMUTED], [WRONG], [SET_UP, PERMUTED]]
 
 
+def test_the_oldest_candidate_alone_is_tried_before_galloping() -> None:
+    """SPEC 8.1: the first candidate (the first call of the failing call's size
+    and budget, when the worker kept one) is tried alone right after the
+    whole replay: one more fresh worker finds a set-up made long before."""
+    workers: list[list[Case]] = []
+    others = tuple(Case.of([0.1 * k], [1.0], 0.5) for k in range(1, 40))
+    findings = {"feasibility": Finding("feasibility", "SPEC 3.2", "over budget", PERMUTED)}
+    alone = recheck(
+        _cache_workers(workers, WRONG),
+        Judge(exact=True),
+        findings,
+        {"feasibility": (PERMUTED, (SET_UP, *others))},
+        call_timeout=10,
+        seconds=30,
+    )
+    assert alone == {"feasibility": Alone("passes", (SET_UP,), 1 + len(others))}
+    assert workers == [[PERMUTED], [SET_UP, *others, PERMUTED], [SET_UP, PERMUTED]]
+
+
 def test_a_set_up_search_cut_by_the_time_says_nothing_was_replayed() -> None:
     """SPEC 8.1: when the re-checks' time runs out during the replay of the
     earlier calls, the finding passes alone and no replay is claimed: the
@@ -199,21 +218,28 @@ def test_a_timed_out_call_is_not_rechecked() -> None:
 
 def test_a_worker_remembers_its_last_calls_and_forgets_them_on_restart() -> None:
     """SPEC 8.1: the calls a finding is replayed after are those made to the
-    same process; a restarted worker has none of the old one's state."""
+    same process: the last ones, and the first of each item count and
+    budget, up to a bound on their items; a restarted worker has none of the
+    old one's state."""
     (target,) = parse_target("torch:dp_knapsack")
     cases = [Case.of([0.1] * k, [1.0] * k, 0.25) for k in range(1, RECENT_CALLS + 3)]
+    again = Case.of([0.2], [3.0], 0.25)
+    big = Case.of([0.1] * FIRST_OF_SHAPE_ITEMS, [1.0] * FIRST_OF_SHAPE_ITEMS, 0.0)
     with IsolatedSolver(target, call_timeout=10) as worker:
         for case in cases[:2]:
             worker(*case.arguments())
-        worker.call_many([case.arguments() for case in cases[2:]])
-        assert list(worker.recent) == cases[-RECENT_CALLS:]
+        worker.call_many([case.arguments() for case in [*cases[2:], again, big]])
+        assert list(worker.recent) == [*cases, again, big][-RECENT_CALLS:]
+        assert worker.first_of_shape == {(case.n, 0.25): case for case in cases}
         worker.start()
         assert list(worker.recent) == []
+        assert worker.first_of_shape == {}
 
 
 class _Remembers:
-    def __init__(self, recent: list[Case]) -> None:
+    def __init__(self, recent: list[Case], first: tuple[Case, ...] = ()) -> None:
         self.recent = recent
+        self.first_of_shape = {(case.n, case.max_memory): case for case in first}
 
 
 def test_calls_before_leave_out_the_failing_call_and_what_followed_it() -> None:
@@ -225,3 +251,40 @@ def test_calls_before_leave_out_the_failing_call_and_what_followed_it() -> None:
     assert calls_before(solver, permuted) == (a, b, failing, failing)
     assert calls_before(_Remembers([a, failing]), b) is None
     assert calls_before(object(), a) is None
+
+
+def test_calls_before_start_with_the_first_call_of_the_same_size_and_budget() -> None:
+    """SPEC 8.1: a cache keyed by the item count and the budget answers with its
+    first call of them, made long before the worker's last calls: that call
+    comes first among the set-up candidates, unless it is among them already
+    or is the failing call itself; it is the only one when the failing call
+    is no longer among the last calls."""
+    first = Case.of([0.1, 0.3], [1.0, 1.0], 0.5)
+    a, b, failing = (Case.of([0.1 * k, 0.1], [2.0, 1.0], 0.5) for k in range(2, 5))
+    assert calls_before(_Remembers([a, b, failing], (first,)), failing) == (first, a, b)
+    assert calls_before(_Remembers([first, b, failing], (first,)), failing) == (first, b)
+    assert calls_before(_Remembers([a, failing], (failing,)), failing) == (a,)
+    assert calls_before(_Remembers([a, b], (first,)), failing) == (first,)
+    assert calls_before(_Remembers([a, b], (failing,)), failing) is None
+
+
+def test_a_finding_not_noted_on_its_own_case_gets_its_calls_before_at_the_end() -> None:
+    """SPEC 8.1: when the calls before a finding were noted for another case
+    (a larger one, before shrinking) or not at all, the worker's memory at
+    the end of the audit supplies them; a finding noted on its own case
+    keeps its note."""
+    first = Case.of([0.1, 0.3], [1.0, 1.0], 0.5)
+    a, failing, other = (Case.of([0.1 * k, 0.1], [2.0, 1.0], 0.5) for k in range(2, 5))
+    result = AuditResult()
+    result.findings = {
+        "feasibility": Finding("feasibility", "SPEC 3.2", "over budget", failing),
+        "optimality": Finding("optimality", "SPEC 5.2", "below the optimum", other),
+        "partition": Finding("partition", "SPEC 7.2", "an index twice", a),
+    }
+    result.before = {"feasibility": (other, (a,)), "partition": (a, (other,))}
+    note_calls_before(result, _Remembers([a, failing, other], (first,)))
+    assert result.before == {
+        "feasibility": (failing, (first, a)),
+        "optimality": (other, (first, a, failing)),
+        "partition": (a, (other,)),
+    }
