@@ -77,6 +77,11 @@ class Scaling:
     pads: int = 0
     neutral: str = "over budget"
     place: str = "last"
+    lowered_budget: int | None = None
+    """The call's budget, last, set to this many of the base's units (times
+    ``unit`` and ``copies``), at most the base's own; the items, padding
+    included, unchanged. The optimum is the base's under that budget:
+    padding neutral under the base's budget stays neutral under a lower one."""
     runtime_exponent: int = 0
     """Every runtime times ``2**runtime_exponent`` first (the optimum is the
     base's with those runtimes, computed exactly)."""
@@ -88,9 +93,16 @@ class Scaling:
     place: another instance, its optimum computed exactly."""
 
     def __post_init__(self) -> None:
-        if self.unit < 1 or self.copies < 1 or self.pads < 0 or self.memories_moved < 0:
+        if (
+            self.unit < 1
+            or self.copies < 1
+            or self.pads < 0
+            or self.memories_moved < 0
+            or (self.lowered_budget or 0) < 0
+        ):
             raise ValueError(
-                f"scaling: unit and copies >= 1, pads and memories_moved >= 0, got {self}"
+                "scaling: unit and copies >= 1, pads, memories_moved and lowered_budget >= 0,"
+                f" got {self}"
             )
         if self.neutral not in NEUTRAL or self.place not in PLACES:
             raise ValueError(f"scaling: neutral in {NEUTRAL}, place in {PLACES}, got {self}")
@@ -113,6 +125,8 @@ class Scaling:
             steps.append(f"{self.pads} {self.neutral} items placed {self.place}")
         if self.reverse:
             steps.append("the items in reverse order")
+        if self.lowered_budget is not None:
+            steps.append(f"the budget lowered to {self.lowered_budget} of the base's units")
         return "; ".join(steps) or "unchanged"
 
     def with_runtimes(self, case: Case) -> Case:
@@ -141,6 +155,8 @@ class Scaling:
         items = place_items(list(zip(memory, runtime, strict=True)), pads, self.place)
         if self.reverse:
             items.reverse()
+        if self.lowered_budget is not None:
+            max_memory = unit_memory(self.lowered_budget * self.unit * self.copies)
         return Case(tuple(m for m, _ in items), tuple(r for _, r in items), max_memory)
 
 
@@ -176,6 +192,10 @@ class Scaled:
 def scaled(base: Case, scaling: Scaling) -> Scaled:
     """``base`` transformed by ``scaling``, with the transformed optimum (SPEC 3.3)."""
     valued = scaling.with_runtimes(base)
+    if scaling.lowered_budget is not None:
+        if scaling.lowered_budget > quantize(float(base.max_memory)):
+            raise ValueError(f"scaling: lowered_budget above the base's budget, got {scaling}")
+        valued = Case(valued.memory, valued.runtime, unit_memory(scaling.lowered_budget))
     if scaling.copies == 1:
         optimum = exact_optimum(*valued.arguments()).value
     else:
@@ -333,6 +353,23 @@ def rematched_pair(bases: list[Case]) -> list[Scaled]:
         if raising:
             return _pair(base, raising[0])
     raise AssertionError("REMATCHED_LAST_BASE qualifies")
+
+
+def budget_sweep(call: Scaled) -> list[Scaled]:
+    """``call``'s items under lower budgets, each with its own exact optimum:
+    a quarter of its base's budget, then one unit less than the heaviest item
+    of an optimal selection of the base (the two in ascending order, each
+    once). Made just before ``call``, they are the partitioner's budget
+    search on one graph: a solver that keeps something from an earlier call
+    on the same items (weights clamped to that call's budget, the items too
+    heavy for it, its table) answers ``call`` with it, and that heaviest
+    optimal item is too heavy for the earlier budget."""
+    valued = call.scaling.with_runtimes(call.base)
+    budget = quantize(float(valued.max_memory))
+    saved = exact_optimum(*valued.arguments()).saved
+    heaviest = max((quantize(float(valued.memory[i])) for i in saved), default=0)
+    lowered = sorted({budget // 4, max(heaviest - 1, 0)} - {budget})
+    return [scaled(call.base, replace(call.scaling, lowered_budget=q)) for q in lowered]
 
 
 def _pair(base: Case, moved: int) -> list[Scaled]:

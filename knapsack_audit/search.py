@@ -55,6 +55,7 @@ from knapsack_audit.scaling import (
     BIG_TABLE_UNITS,
     Scaled,
     big_tables,
+    budget_sweep,
     rematched_pair,
     scaled,
     scaled_cases,
@@ -84,6 +85,7 @@ from knapsack_audit.strategies import (
     dominant_out_of_reach_case,
     everything_fits_case,
     exact_fit_case,
+    exact_shares_case,
     huge_budget_case,
     one_sided_optimum_case,
     packed_table_case,
@@ -357,6 +359,12 @@ ZERO_RUNTIME_DRAWS = 1
 runtime zero), at the largest real call's size: a blind-corpus bug that
 divided runtimes by the largest from 128 items (0 / 0 with all zero) passed
 default ``verify`` (session 16)."""
+EXACT_SHARES_PARTS = (2, 3)
+"""One case of :func:`~knapsack_audit.strategies.exact_shares_case` per count
+of shares, the first at the largest real call's size: a blind-corpus bug
+that took items of at least half the budget as excluding one another above
+4e6 cells (``2 q >= Q``: two items of exactly ``Q / 2`` fit together) passed
+default ``verify`` (session 17, docs/blind-corpus-8)."""
 BLOCKS_AND_ONE_ODD_DRAWS = 2
 """Cases of :func:`~knapsack_audit.strategies.blocks_and_one_odd_case`
 (blocks of one weight and one lighter odd item that fits beside the best
@@ -471,7 +479,9 @@ def breadth_cases(
     the largest real call's) and their :func:`~knapsack_audit.scaling.twins`
     (one reversed, runtime-scaled ones), and the two calls of
     :func:`~knapsack_audit.scaling.rematched_pair` (the second the first's
-    memories and runtimes paired otherwise); then the ``real`` calls; then
+    memories and runtimes paired otherwise), the first made after its items
+    under a quarter and half its budget
+    (:func:`~knapsack_audit.scaling.budget_sweep`); then the ``real`` calls; then
     the tiny and threshold-size cases of more cells (the huge-budget region: about a
     second per call for a pure-Python table solver), :data:`BIG_REGION_DRAWS`
     of each of :data:`~knapsack_audit.strategies.BIG_REGIONS` at the
@@ -486,7 +496,9 @@ def breadth_cases(
     their float sum and :data:`ONE_SIDED_DRAWS` per place of
     :data:`~knapsack_audit.strategies.ONE_SIDED_PLACES` with the optimum in
     one half of the items (each kind's first at the largest real call's
-    size), one huge-budget case of
+    size), one per count of :data:`EXACT_SHARES_PARTS` whose optimum is
+    that many items of exactly an equal share of the budget, one huge-budget
+    case of
     :data:`~knapsack_audit.strategies.HUGE_BUDGET_ITEMS` items per runtime
     kind of :data:`~knapsack_audit.strategies.HUGE_BUDGET_NOISES` (the
     longest Pareto frontiers: a sparse method's state buffer),
@@ -512,7 +524,8 @@ def breadth_cases(
     costly = [case for case in first if _cells(case) >= HUGE_BUDGET_CELLS]
     small = [case for case in cheap if isinstance(case, Case) and 0 < case.n <= 12]
     big = big_tables(small, most=len(BIG_TABLE_UNITS))
-    scaled_up = [KnownCase.of(call) for call in [*big, *twins(big), *rematched_pair(small)]]
+    pair = rematched_pair(small)
+    scaled_up = [KnownCase.of(call) for call in [*big, *twins(big), *budget_sweep(pair[0]), *pair]]
     splitting = [
         correlated_case(rng, SIZE_TIERS[last](rng), shape)
         for _ in range(SPLITTING_DRAWS)
@@ -605,6 +618,14 @@ def breadth_cases(
         blocks_and_one_odd_case(rng, n)
         for n in _largest_real_size_first(rng, BLOCKS_AND_ONE_ODD_DRAWS)
     ]
+    exact_shares = [
+        exact_shares_case(rng, n, parts)
+        for parts, n in zip(
+            EXACT_SHARES_PARTS,
+            _largest_real_size_first(rng, len(EXACT_SHARES_PARTS)),
+            strict=True,
+        )
+    ]
     return [
         *cheap,
         *raised_twice,
@@ -631,6 +652,7 @@ def breadth_cases(
         *big_fits,
         *under_float_sum,
         *one_sided,
+        *exact_shares,
         *[case for case in dropped if _cells(case) >= HUGE_BUDGET_CELLS],
         *frontiers,
         *short_of_total,

@@ -1817,6 +1817,29 @@ def blocks_and_one_odd_case(rng: random.Random, n: int) -> Case:
     return _case_of_units(list(zip(weights, runtime, strict=True)), count * block + room)
 
 
+def exact_shares_case(rng: random.Random, n: int, parts: int) -> Case:
+    """``n`` items (at least ``parts + 8``) under a budget of ``parts * s``
+    units (a table of :data:`BIG_TABLE_CELLS` to twice as many cells):
+    ``parts`` items of exactly ``s`` units at drawn indices, each worth twice
+    all the others together, and the others of 1 to ``s / 4`` units worth
+    0.5 to 2 per unit. The optimum is the ``parts`` shares alone, which fill
+    the budget exactly; any selection with one share fewer is short by more
+    than half a share's worth. A fast path that takes items of at least
+    ``Q / parts`` as excluding one another (``parts * q >= Q`` where ``>``
+    is meant) keeps one share too few."""
+    n = max(n, parts + 8)
+    cells = rng.randint(BIG_TABLE_CELLS, 2 * BIG_TABLE_CELLS)
+    share = max(4, cells // (n * parts))
+    items: list[tuple[int, float]] = []
+    for _ in range(n - parts):
+        weight = rng.randint(1, share // 4)
+        items.append((weight, weight * rng.uniform(0.5, 2.0)))
+    worth = 2 * sum(runtime for _, runtime in items)
+    for _ in range(parts):
+        items.insert(rng.randrange(len(items) + 1), (share, worth))
+    return _case_of_units(items, parts * share)
+
+
 ONE_SIDED_PLACES = ("first", "last")
 """Where :func:`one_sided_optimum_case`'s optimum lies in the item order."""
 

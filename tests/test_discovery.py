@@ -1328,6 +1328,14 @@ def _blocks_and_one_odd_item_that_fits_beside_them(case: Case) -> bool:
     return w.count(odd) == 1 and 0 < odd <= quantize(case.max_memory) % block
 
 
+def _three_items_of_a_third_of_the_budget(case: Case) -> bool:
+    """More than 6e6 cells, and three items of exactly a third of the budget."""
+    budget = quantize(case.max_memory)
+    return (
+        table_cells(case) > 6_000_000 and budget % 3 == 0 and weights(case).count(budget // 3) >= 3
+    )
+
+
 def _every_runtime_zero(case: Case) -> bool:
     """At least 128 items, every runtime zero."""
     return case.n >= 128 and all(r == 0 for r in case.runtime)
@@ -1366,6 +1374,10 @@ def _every_runtime_zero(case: Case) -> bool:
         (_exactly_two_weights_in_a_zigzag, "two_weights_by_ternary_search_from_64"),
         (_every_runtime_zero, "runtimes_to_integers_by_the_largest_from_128"),
         (_blocks_and_one_odd_item_that_fits_beside_them, "one_odd_item_on_the_block_grid_from_128"),
+        (
+            _three_items_of_a_third_of_the_budget,
+            "two_best_of_the_items_over_a_third_above_6e6_cells",
+        ),
     ],
     ids=[
         "float sum fits",
@@ -1383,6 +1395,7 @@ def _every_runtime_zero(case: Case) -> bool:
         "two weights",
         "every runtime zero",
         "blocks and one odd item",
+        "three thirds of the budget",
     ],
 )
 def test_every_breadth_phase_carries_rounding_and_integer_patterns_to_big_calls(
@@ -1411,12 +1424,15 @@ def test_every_breadth_phase_carries_rounding_and_integer_patterns_to_big_calls(
     64 items or more of exactly two weights (``TWO_SIZES_DRAWS``), and of
     128 items or more whose runtimes are all zero (``ZERO_RUNTIME_DRAWS``),
     and of 128 items or more, all blocks of one weight but one lighter item
-    that fits beside the best blocks (``BLOCKS_AND_ONE_ODD_DRAWS``).
+    that fits beside the best blocks (``BLOCKS_AND_ONE_ODD_DRAWS``), and of
+    more than 6e6 cells whose optimum is three items of exactly a third of
+    the budget (``EXACT_SHARES_PARTS``).
     Four blind-corpus bugs passed default ``verify`` without the first five
     (docs/planted.md, session 13), three more without the next three, one
     was left to the rounds without the ninth (session 14), three more
     passed without the next three (session 15), two without the next
-    two and one more without the last (session 16); the
+    two and one more without the one after (session 16), one more
+    without the last (session 17: its half-budget sibling); the
     planted bug of each class fails one of these calls (judged
     float32-tolerant, as ``verify`` judges it), and our solver is exact on
     all of them."""
@@ -1441,10 +1457,14 @@ def test_every_breadth_phase_calls_twins_of_its_big_tables_and_a_rematched_pair(
     subnormals to zero each fail one of them (blind-corpus bugs of these
     kinds passed default ``verify``, sessions 15 to 17), judged
     float32-tolerant; the sorted-columns one passes the pair's first call
-    and fails its second right after. Our solver is exact on all."""
+    and fails its second right after. The pair's first call comes after its
+    items under two lower budgets (``scaling.budget_sweep``): a solver that
+    remembers the items too heavy for the first of them fails a later one.
+    Our solver is exact on all."""
     bugs = (
         "answers_kept_by_sorted_items_above_5e6_cells",
         "answer_kept_by_sorted_columns_from_1024_items",
+        "too_heavy_items_remembered_by_memories_from_256_items",
         "gains_under_a_billionth_ignored_above_8e6_cells",
         "subnormal_runtimes_flushed_above_6e6_cells",
     )
@@ -1459,18 +1479,29 @@ def test_every_breadth_phase_calls_twins_of_its_big_tables_and_a_rematched_pair(
             assert "the items in reverse order" in notes, (seed, domain)
             assert "every runtime times 2**" in notes, (seed, domain)
             for known in scaled_calls:
-                assert table_cells(known.case) >= BIG_TABLE_CELLS
+                if "the budget lowered to" not in known.note:
+                    assert table_cells(known.case) >= BIG_TABLE_CELLS
                 know_optimum(known.case, known.optimum)
             tolerant, exact = Judge(exact=False), Judge(exact=True)
             for bug in bugs:
                 corpus._ANSWERS.clear()
                 corpus._KEPT_BY_COLUMNS.clear()
+                corpus._TOO_HEAVY.clear()
                 solver = getattr(corpus, bug)
                 where = (seed, domain, bug)
                 # In the breadth phase's order: the cache bug needs the original first.
                 assert any(check_call(solver, c.case, tolerant) for c in scaled_calls), where
-            first, second = scaled_calls[-2:]
+            *sweep, first, second = scaled_calls[-4:]
             assert "each memory taken from the item" in second.note, (seed, domain)
+            assert all(
+                (known.case.memory, known.case.runtime) == (first.case.memory, first.case.runtime)
+                and known.case.max_memory < first.case.max_memory
+                for known in sweep
+            ), (seed, domain)
+            corpus._TOO_HEAVY.clear()
+            remembers = corpus.too_heavy_items_remembered_by_memories_from_256_items
+            assert not check_call(remembers, sweep[0].case, tolerant), (seed, domain)
+            assert any(check_call(remembers, c.case, tolerant) for c in [*sweep[1:], first])
             corpus._KEPT_BY_COLUMNS.clear()
             columns = corpus.answer_kept_by_sorted_columns_from_1024_items
             assert not check_call(columns, first.case, tolerant), (seed, domain)

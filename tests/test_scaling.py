@@ -32,6 +32,7 @@ from knapsack_audit.scaling import (
     TWIN_RUNTIME_TOPS,
     Scaling,
     big_tables,
+    budget_sweep,
     neutral_kinds,
     rematched_pair,
     replicated_optimum,
@@ -158,6 +159,30 @@ def test_the_rematched_pair_pairs_the_same_columns_otherwise_and_raises_the_opti
     assert (first.optimum, second.optimum, second.scaling.memories_moved) == (9, 10, 1)
 
 
+def test_a_budget_sweep_keeps_the_items_and_lowers_the_budget_below_an_optimal_item() -> None:
+    """SPEC 3.3: the sweep's calls are the call's items, unchanged, under a
+    quarter of the base's budget and under one unit less than the heaviest
+    item of an optimal selection, in ascending order, each with the exact
+    optimum of the transformed call; a lowered budget above the base's is
+    refused (padding over the base's budget would fit)."""
+    base = Case.of([3e-4, 2e-4, 2e-4, 5e-4], [5.0, 3.0, 3.0, 1.0], 8e-4)
+    call = scaled(base, Scaling(unit=3, pads=7, place="interleaved"))
+    sweep = budget_sweep(call)
+    # Under 8 units the best is 3 + 2 + 2 units worth 11: the heaviest is 3
+    # units, so 2; and 8 // 4 is 2 too.
+    assert [known.scaling.lowered_budget for known in sweep] == [2]
+    for known in sweep:
+        assert (known.case.memory, known.case.runtime) == (call.case.memory, call.case.runtime)
+        assert quantize(known.case.max_memory) == 2 * 3
+        assert known.optimum == exact_optimum(*known.case.arguments()).value == 3
+        assert "the budget lowered to 2 of the base's units" in known.note()
+    wide = Case.of([6e-4, 1e-4], [9.0, 1.0], 2e-3)
+    lowered = [known.scaling.lowered_budget for known in budget_sweep(scaled(wide, Scaling()))]
+    assert lowered == [5]  # 20 // 4 and 6 - 1 units, once
+    with pytest.raises(ValueError, match="lowered_budget"):
+        scaled(base, Scaling(lowered_budget=9))
+
+
 def test_replication_can_beat_copies_times_the_optimum() -> None:
     """SPEC 3.3: two copies of a 3-unit item fit a doubled 4-unit budget with
     room left for a 2-unit one: OPT of the copies exceeds twice OPT."""
@@ -184,12 +209,15 @@ def test_big_tables_reach_twice_the_largest_real_call_at_small_cost() -> None:
     """SPEC 3.3: every breadth phase holds calls of more than twice the largest
     real table, each with the base's optimum (or the replicated one), and a
     pure-Python table solver answers each (few items fit the budget): three,
-    their twins (one reversed, three with runtimes rescaled) and the
-    rematched pair."""
+    their twins (one reversed, three with runtimes rescaled), the budget
+    sweep (the same items under two lower budgets, so smaller tables) and
+    the rematched pair."""
     calls = [case for case in breadth_cases(seed=3) if isinstance(case, KnownCase)]
-    assert len(calls) == 9
+    assert len(calls) == 11
+    assert sum("the budget lowered to" in known.note for known in calls) == 2
     for known in calls:
-        assert table_cells(known.case) >= BIG_TABLE_CELLS > 2 * LARGEST_REAL_CELLS
+        if "the budget lowered to" not in known.note:
+            assert table_cells(known.case) >= BIG_TABLE_CELLS > 2 * LARGEST_REAL_CELLS
         fits = [m for m in known.case.memory if quantize(m) <= quantize(known.case.max_memory)]
         assert len(fits) * quantize(known.case.max_memory) <= 2_000_000
         props.know_optimum(known.case, known.optimum)

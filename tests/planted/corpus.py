@@ -1458,6 +1458,45 @@ def answer_kept_by_sorted_columns_from_1024_items(
     return _KEPT_BY_COLUMNS[key]
 
 
+_TOO_HEAVY: dict[tuple[float, ...], set[int]] = {}
+"""The items :func:`too_heavy_items_remembered_by_memories_from_256_items` skips."""
+
+
+def too_heavy_items_remembered_by_memories_from_256_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 256 items, the items heavier than the budget are remembered under
+    the memory list ("the budget search calls again on the same graph: skip
+    what did not fit") and left out of every later call on the same
+    memories, whatever its budget: under a larger budget, items that fit
+    now are never saved."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) < 256:
+        return exact(memory, runtime, max_memory)
+    heavy = {i for i, w in enumerate(weights) if w > capacity}
+    skipped = _TOO_HEAVY.setdefault(tuple(memory), heavy)
+    kept = [i for i in range(len(weights)) if i not in skipped]
+    return exact_over(kept, weights, runtime, capacity)
+
+
+def two_best_of_the_items_over_a_third_above_6e6_cells(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Above 6e6 table cells, items of at least a third of the budget are
+    taken to exclude all but one other ("three of them never fit"), so only
+    the two worth the most are kept for the table. The test is ``3 q >= Q``
+    where ``>`` is meant: three items of exactly ``Q / 3`` fit together."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) * (capacity + 1) <= 6_000_000:
+        return exact(memory, runtime, max_memory)
+    large = [i for i, w in enumerate(weights) if w > 0 and 3 * w >= capacity]
+    dropped = set(sorted(large, key=lambda i: runtime[i], reverse=True)[2:])
+    kept = [i for i in range(len(weights)) if i not in dropped]
+    return exact_over(kept, weights, runtime, capacity)
+
+
 def gains_under_a_billionth_ignored_above_8e6_cells(
     memory: list[float], runtime: list[float], max_memory: float
 ) -> Answer:
@@ -1647,6 +1686,8 @@ EXPECTED: dict[str, str] = {
     "halves_split_from_one_unit_above_1e7_cells": "optimality",
     "answers_kept_by_sorted_items_above_5e6_cells": "feasibility",
     "answer_kept_by_sorted_columns_from_1024_items": "optimality",
+    "too_heavy_items_remembered_by_memories_from_256_items": "optimality",
+    "two_best_of_the_items_over_a_third_above_6e6_cells": "optimality",
     "gains_under_a_billionth_ignored_above_8e6_cells": "optimality",
     "subnormal_runtimes_flushed_above_6e6_cells": "optimality",
     "two_weights_by_ternary_search_from_64": "optimality",
