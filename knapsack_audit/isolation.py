@@ -54,6 +54,7 @@ that one).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import resource
@@ -597,16 +598,20 @@ class IsolatedSolver:
                 answers.append(failure)
         return answers
 
+    def first_call_like(self, case: Case) -> Case | None:
+        """The first call made to the current worker with ``case``'s item count
+        and budget (:attr:`first_of_shape`), if one was kept."""
+        with contextlib.suppress(TypeError):  # a budget that cannot be hashed (bad input)
+            return self.first_of_shape.get((case.n, case.max_memory))
+        return None
+
     def _remember(self, case: Case) -> None:
         self.recent.append(case)
-        shape = (case.n, case.max_memory)
-        try:
-            new = shape not in self.first_of_shape
-        except TypeError:  # a budget that cannot be hashed (bad input)
+        if self._kept_items + case.n > FIRST_OF_SHAPE_ITEMS:
             return
-        if new and self._kept_items + case.n <= FIRST_OF_SHAPE_ITEMS:
-            self.first_of_shape[shape] = case
-            self._kept_items += case.n
+        with contextlib.suppress(TypeError):  # a budget that cannot be hashed (bad input)
+            if self.first_of_shape.setdefault((case.n, case.max_memory), case) is case:
+                self._kept_items += case.n
 
     def _forget_calls(self) -> None:
         self.recent.clear()

@@ -480,9 +480,9 @@ def breadth_cases(
     (one reversed, runtime-scaled ones), and the two calls of
     :func:`~knapsack_audit.scaling.rematched_pair` (the second the first's
     memories and runtimes paired otherwise), the first made after its items
-    under a quarter and half its budget
-    (:func:`~knapsack_audit.scaling.budget_sweep`); then the ``real`` calls; then
-    the tiny and threshold-size cases of more cells (the huge-budget region: about a
+    under two lower budgets (:func:`~knapsack_audit.scaling.budget_sweep`);
+    then the ``real`` calls; then the tiny and threshold-size cases of more
+    cells (the huge-budget region: about a
     second per call for a pure-Python table solver), :data:`BIG_REGION_DRAWS`
     of each of :data:`~knapsack_audit.strategies.BIG_REGIONS` at the
     partitioner's sizes with tables of 1.06e7 to 2.1e7 cells,
@@ -891,7 +891,7 @@ def calls_before(solver: Solver, case: Case) -> tuple[Case, ...] | None:
     """The calls ``solver`` remembers (its ``recent`` calls, if it keeps them)
     from before its last call on ``case``: what led to the state that call saw.
     First, when it is another call made before those, the first call with
-    ``case``'s item count and budget (its ``first_of_shape``): the one a
+    ``case``'s item count and budget (its ``first_call_like``): the one a
     cache keyed by them keeps, however far back; that call alone when the
     call on ``case`` is not remembered any more.
 
@@ -902,10 +902,8 @@ def calls_before(solver: Solver, case: Case) -> tuple[Case, ...] | None:
     of its item count and budget).
     """
     recent = list(getattr(solver, "recent", ()))
-    try:
-        first = getattr(solver, "first_of_shape", {}).get((case.n, case.max_memory))
-    except TypeError:  # a budget that cannot be hashed (bad input)
-        first = None
+    first_call_like = getattr(solver, "first_call_like", None)
+    first = None if first_call_like is None else first_call_like(case)
     if first == case:
         first = None
     last = max((index for index, call in enumerate(recent) if call == case), default=None)

@@ -241,6 +241,9 @@ class _Remembers:
         self.recent = recent
         self.first_of_shape = {(case.n, case.max_memory): case for case in first}
 
+    def first_call_like(self, case: Case) -> Case | None:
+        return self.first_of_shape.get((case.n, case.max_memory))
+
 
 def test_calls_before_leave_out_the_failing_call_and_what_followed_it() -> None:
     """SPEC 8.1: the set-up candidates are the calls before the failing one; its
