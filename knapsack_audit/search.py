@@ -95,6 +95,7 @@ from knapsack_audit.strategies import (
     region_case,
     scale_cases,
     search_gives_up_case,
+    shared_factor_runtimes_case,
     short_of_total_case,
     small_cases,
     tiered_cases,
@@ -365,6 +366,14 @@ of shares, the first at the largest real call's size: a blind-corpus bug
 that took items of at least half the budget as excluding one another above
 4e6 cells (``2 q >= Q``: two items of exactly ``Q / 2`` fit together) passed
 default ``verify`` (session 17, docs/blind-corpus-8)."""
+SHARED_RUNTIME_FACTORS = (2, 3)
+"""One case of :func:`~knapsack_audit.strategies.shared_factor_runtimes_case`
+per common factor of the runtimes, the first at the largest real call's
+size: a blind-corpus bug that, from 128 items with whole runtimes and a
+budget of at least ``4 (V + 1)`` units, read a table by runtime with a
+binary search (right for all-1.0 runtimes, low when they share a factor)
+was left to the random rounds (found at 28 to 31 s of 45, session 17,
+docs/blind-corpus-8)."""
 BLOCKS_AND_ONE_ODD_DRAWS = 2
 """Cases of :func:`~knapsack_audit.strategies.blocks_and_one_odd_case`
 (blocks of one weight and one lighter odd item that fits beside the best
@@ -497,7 +506,9 @@ def breadth_cases(
     :data:`~knapsack_audit.strategies.ONE_SIDED_PLACES` with the optimum in
     one half of the items (each kind's first at the largest real call's
     size), one per count of :data:`EXACT_SHARES_PARTS` whose optimum is
-    that many items of exactly an equal share of the budget, one huge-budget
+    that many items of exactly an equal share of the budget, one per factor
+    of :data:`SHARED_RUNTIME_FACTORS` whose small whole runtimes all share
+    it under a budget of four times their total or more, one huge-budget
     case of
     :data:`~knapsack_audit.strategies.HUGE_BUDGET_ITEMS` items per runtime
     kind of :data:`~knapsack_audit.strategies.HUGE_BUDGET_NOISES` (the
@@ -626,6 +637,14 @@ def breadth_cases(
             strict=True,
         )
     ]
+    shared_factors = [
+        shared_factor_runtimes_case(rng, n, factor)
+        for factor, n in zip(
+            SHARED_RUNTIME_FACTORS,
+            _largest_real_size_first(rng, len(SHARED_RUNTIME_FACTORS)),
+            strict=True,
+        )
+    ]
     return [
         *cheap,
         *raised_twice,
@@ -653,6 +672,7 @@ def breadth_cases(
         *under_float_sum,
         *one_sided,
         *exact_shares,
+        *shared_factors,
         *[case for case in dropped if _cells(case) >= HUGE_BUDGET_CELLS],
         *frontiers,
         *short_of_total,

@@ -1840,6 +1840,27 @@ def exact_shares_case(rng: random.Random, n: int, parts: int) -> Case:
     return _case_of_units(items, parts * share)
 
 
+def shared_factor_runtimes_case(rng: random.Random, n: int, factor: int) -> Case:
+    """``n`` items (at least 128) whose runtimes are ``factor`` or ``2 *
+    factor`` (small whole costs of a hand-written cost model, all sharing
+    ``factor``), of 1 to ``4 Q / n`` units each (about twice the budget in
+    all), under a budget ``Q`` of ``4 (V + 1)`` to ``4.5 V + 4`` units,
+    where ``V`` is the runtime total: a table by runtime (the least memory
+    per runtime ``v``, ``V + 1`` columns) is then at most a quarter of the
+    one by memory. With ``factor > 1`` most runtimes ``v`` are unreachable,
+    so that table's last row is not monotone; a solver that reads it by
+    binary search, or stops at its first unreachable ``v``, answers low."""
+    n = max(n, 128)
+    runtime = [float(factor * rng.randint(1, 2)) for _ in range(n)]
+    total = round(sum(runtime))
+    budget = 4 * (total + 1) + rng.randint(0, total // 2)
+    heaviest = max(2, -(-4 * budget // n))
+    return _case_of_units(
+        [(rng.randint(1, heaviest), r) for r in runtime],
+        budget,
+    )
+
+
 ONE_SIDED_PLACES = ("first", "last")
 """Where :func:`one_sided_optimum_case`'s optimum lies in the item order."""
 

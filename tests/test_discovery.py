@@ -1336,6 +1336,24 @@ def _three_items_of_a_third_of_the_budget(case: Case) -> bool:
     )
 
 
+def _two_items_of_half_the_budget(case: Case) -> bool:
+    """More than 5e6 cells, and two items of exactly half the budget."""
+    budget = quantize(case.max_memory)
+    return (
+        table_cells(case) > 5_000_000 and budget % 2 == 0 and weights(case).count(budget // 2) >= 2
+    )
+
+
+def _whole_runtimes_sharing_a_factor(case: Case) -> bool:
+    """At least 128 items whose runtimes are whole and share a factor above
+    1, under a budget of at least four times their total plus one."""
+    if case.n < 128 or not all(r >= 0 and float(r).is_integer() for r in case.runtime):
+        return False
+    whole = [round(r) for r in case.runtime]
+    total = sum(whole)
+    return math.gcd(*whole) > 1 and 0 < 4 * (total + 1) <= quantize(case.max_memory) + 1
+
+
 def _every_runtime_zero(case: Case) -> bool:
     """At least 128 items, every runtime zero."""
     return case.n >= 128 and all(r == 0 for r in case.runtime)
@@ -1378,6 +1396,11 @@ def _every_runtime_zero(case: Case) -> bool:
             _three_items_of_a_third_of_the_budget,
             "two_best_of_the_items_over_a_third_above_6e6_cells",
         ),
+        (_two_items_of_half_the_budget, "best_of_the_items_over_half_above_5e6_cells"),
+        (
+            _whole_runtimes_sharing_a_factor,
+            "runtime_table_read_to_its_first_gap_from_128_items",
+        ),
     ],
     ids=[
         "float sum fits",
@@ -1396,6 +1419,8 @@ def _every_runtime_zero(case: Case) -> bool:
         "every runtime zero",
         "blocks and one odd item",
         "three thirds of the budget",
+        "two halves of the budget",
+        "whole runtimes sharing a factor",
     ],
 )
 def test_every_breadth_phase_carries_rounding_and_integer_patterns_to_big_calls(
@@ -1426,13 +1451,16 @@ def test_every_breadth_phase_carries_rounding_and_integer_patterns_to_big_calls(
     and of 128 items or more, all blocks of one weight but one lighter item
     that fits beside the best blocks (``BLOCKS_AND_ONE_ODD_DRAWS``), and of
     more than 6e6 cells whose optimum is three items of exactly a third of
-    the budget (``EXACT_SHARES_PARTS``).
+    the budget, or more than 5e6 cells and two of half (``EXACT_SHARES_PARTS``),
+    and of 128 items or more whose whole runtimes share a factor under a
+    budget of four times their total or more (``SHARED_RUNTIME_FACTORS``).
     Four blind-corpus bugs passed default ``verify`` without the first five
     (docs/planted.md, session 13), three more without the next three, one
     was left to the rounds without the ninth (session 14), three more
     passed without the next three (session 15), two without the next
     two and one more without the one after (session 16), one more
-    without the last (session 17: its half-budget sibling); the
+    without the next (session 17: its half-budget sibling) and one was
+    left to the rounds without the last (session 17); the
     planted bug of each class fails one of these calls (judged
     float32-tolerant, as ``verify`` judges it), and our solver is exact on
     all of them."""

@@ -1497,6 +1497,57 @@ def two_best_of_the_items_over_a_third_above_6e6_cells(
     return exact_over(kept, weights, runtime, capacity)
 
 
+def best_of_the_items_over_half_above_5e6_cells(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Above 5e6 table cells, items of at least half the budget are taken
+    to exclude one another ("two of them never fit"), so only the one
+    worth the most is kept for the table. The test is ``2 q >= Q`` where
+    ``>`` is meant: two items of exactly ``Q / 2`` fit together."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) * (capacity + 1) <= 5_000_000:
+        return exact(memory, runtime, max_memory)
+    large = [i for i, w in enumerate(weights) if w > 0 and 2 * w >= capacity]
+    dropped = set(sorted(large, key=lambda i: runtime[i], reverse=True)[1:])
+    kept = [i for i in range(len(weights)) if i not in dropped]
+    return exact_over(kept, weights, runtime, capacity)
+
+
+def runtime_table_read_to_its_first_gap_from_128_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 128 items whose runtimes are whole numbers with a total ``V``
+    under a quarter of the budget's units, the table is by runtime: the
+    least weight of a selection worth exactly ``v``, ``V + 1`` columns
+    instead of ``Q + 1``. "More runtime needs more memory", so the best is
+    read as the last ``v`` before the first one that does not fit. When
+    the runtimes share a factor, ``v = 1`` is already out of reach (no
+    selection is worth it), and the answer is the empty selection."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    whole = all(math.isfinite(r) and r >= 0 and float(r).is_integer() for r in runtime)
+    total = round(sum(runtime)) if whole else 0
+    if len(weights) < 128 or total == 0 or 4 * (total + 1) > capacity + 1:
+        return exact(memory, runtime, max_memory)
+    values = [round(r) for r in runtime]
+    unreachable = np.iinfo(np.int64).max // 4
+    least = np.full((len(weights) + 1, total + 1), unreachable, dtype=np.int64)
+    least[0, 0] = 0
+    for i, (w, v) in enumerate(zip(weights, values, strict=True)):
+        least[i + 1] = least[i]
+        if v > 0:
+            least[i + 1, v:] = np.minimum(least[i, v:], least[i, : total + 1 - v] + w)
+    too_heavy = np.nonzero(least[-1] > capacity)[0]
+    v = int(too_heavy[0]) - 1 if len(too_heavy) else total
+    saved = []
+    for i in reversed(range(len(weights))):
+        if least[i + 1, v] != least[i, v]:
+            saved.append(i)
+            v -= values[i]
+    return answer(runtime, saved)
+
+
 def gains_under_a_billionth_ignored_above_8e6_cells(
     memory: list[float], runtime: list[float], max_memory: float
 ) -> Answer:
@@ -1688,6 +1739,8 @@ EXPECTED: dict[str, str] = {
     "answer_kept_by_sorted_columns_from_1024_items": "optimality",
     "too_heavy_items_remembered_by_memories_from_256_items": "optimality",
     "two_best_of_the_items_over_a_third_above_6e6_cells": "optimality",
+    "best_of_the_items_over_half_above_5e6_cells": "optimality",
+    "runtime_table_read_to_its_first_gap_from_128_items": "optimality",
     "gains_under_a_billionth_ignored_above_8e6_cells": "optimality",
     "subnormal_runtimes_flushed_above_6e6_cells": "optimality",
     "two_weights_by_ternary_search_from_64": "optimality",
