@@ -102,6 +102,7 @@ from knapsack_audit.strategies import (
     tiny_runtime_copies_case,
     tolerance_absorbed_case,
     two_sizes_case,
+    under_a_quarter_budget,
     under_the_float_sum_case,
     wide_half_way_case,
     with_dropped_items,
@@ -365,7 +366,12 @@ EXACT_SHARES_PARTS = (2, 3)
 of shares, the first at the largest real call's size: a blind-corpus bug
 that took items of at least half the budget as excluding one another above
 4e6 cells (``2 q >= Q``: two items of exactly ``Q / 2`` fit together) passed
-default ``verify`` (session 17, docs/blind-corpus-8)."""
+default ``verify`` (session 17, docs/blind-corpus-8). Each is made right
+after its items under a quarter of its budget
+(:func:`~knapsack_audit.strategies.under_a_quarter_budget`): the shares are
+then too heavy, so a solver that clamps cached weights to an earlier
+budget, or remembers the items too heavy for it, saves them wrongly
+(``scaling.budget_sweep`` alone missed such a bug at 1 seed of 20)."""
 SHARED_RUNTIME_FACTORS = (2, 3)
 """One case of :func:`~knapsack_audit.strategies.shared_factor_runtimes_case`
 per common factor of the runtimes, the first at the largest real call's
@@ -506,7 +512,8 @@ def breadth_cases(
     :data:`~knapsack_audit.strategies.ONE_SIDED_PLACES` with the optimum in
     one half of the items (each kind's first at the largest real call's
     size), one per count of :data:`EXACT_SHARES_PARTS` whose optimum is
-    that many items of exactly an equal share of the budget, one per factor
+    that many items of exactly an equal share of the budget (each after its
+    items under a quarter of that budget), one per factor
     of :data:`SHARED_RUNTIME_FACTORS` whose small whole runtimes all share
     it under a budget of four times their total or more, one huge-budget
     case of
@@ -671,7 +678,7 @@ def breadth_cases(
         *big_fits,
         *under_float_sum,
         *one_sided,
-        *exact_shares,
+        *[call for case in exact_shares for call in (under_a_quarter_budget(case), case)],
         *shared_factors,
         *[case for case in dropped if _cells(case) >= HUGE_BUDGET_CELLS],
         *frontiers,

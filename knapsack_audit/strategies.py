@@ -1840,6 +1840,14 @@ def exact_shares_case(rng: random.Random, n: int, parts: int) -> Case:
     return _case_of_units(items, parts * share)
 
 
+def under_a_quarter_budget(case: Case) -> Case:
+    """``case``'s items under a quarter of its budget's units. Made right
+    before ``case``, the two are the partitioner's budget search on one
+    graph: a solver that keeps something from the first (weights clamped to
+    its budget, the items too heavy for it) answers the second with it."""
+    return Case(case.memory, case.runtime, unit_memory(round(case.max_memory * SCALE) // 4))
+
+
 def shared_factor_runtimes_case(rng: random.Random, n: int, factor: int) -> Case:
     """``n`` items (at least 128) whose runtimes are ``factor`` or ``2 *
     factor`` (small whole costs of a hand-written cost model, all sharing

@@ -40,6 +40,7 @@ from knapsack_audit.properties import Judge, check_call, know_optimum
 from knapsack_audit.reference import exact_optimum, quantize
 from knapsack_audit.scaling import TABLE_TIERS, Scaling, scaled, table_cells
 from knapsack_audit.search import (
+    EXACT_SHARES_PARTS,
     IDLE_LIGHTEST_DRAWS,
     INT64_LIMIT_DRAWS,
     PAST_POWER_DRAWS,
@@ -1536,6 +1537,55 @@ def test_every_breadth_phase_calls_twins_of_its_big_tables_and_a_rematched_pair(
             assert check_call(columns, second.case, tolerant), (seed, domain)
             for known in scaled_calls:
                 assert not check_call(dp_knapsack_sliding_hirschberg, known.case, exact)
+
+
+def test_every_breadth_phase_makes_its_exact_shares_after_a_quarter_of_their_budget() -> None:
+    """SPEC 3.2, 3.3, 8.1: whatever the seed and domain, each breadth call of
+    more than 5e6 cells whose optimum is two or three exact shares of the
+    budget comes right after its
+    items under a quarter of that budget, where the shares do not fit. A
+    solver that remembers the items too heavy for the first call fails the
+    second (judged float32-tolerant), and passes it alone; a blind-corpus
+    bug that clamped cached weights to an earlier budget was missed by
+    ``scaling.budget_sweep`` alone at 1 seed of 20 (session 17). Our
+    solver is exact on both."""
+    remembers = corpus.too_heavy_items_remembered_by_memories_from_256_items
+    tolerant, exact = Judge(exact=False), Judge(exact=True)
+    for seed in range(3):
+        for domain in ("partitioner", "extended"):
+            calls = [c for c in breadth_cases(seed, domain=domain) if isinstance(c, Case)]
+            shares = [
+                k
+                for k, c in enumerate(calls)
+                if k > 0 and table_cells(c) > 5_000_000 and _exact_shares(c)
+            ]
+            assert len(shares) == len(EXACT_SHARES_PARTS), (seed, domain)
+            for k in shares:
+                quarter, case = calls[k - 1], calls[k]
+                where = (seed, domain, case.n)
+                assert (quarter.memory, quarter.runtime) == (case.memory, case.runtime), where
+                assert quantize(quarter.max_memory) == quantize(case.max_memory) // 4, where
+                for call in (quarter, case):
+                    assert not check_call(dp_knapsack_sliding_hirschberg, call, exact), where
+                if case.n < 256:
+                    continue
+                corpus._TOO_HEAVY.clear()
+                assert not check_call(remembers, case, tolerant), where
+                corpus._TOO_HEAVY.clear()
+                assert not check_call(remembers, quarter, tolerant), where
+                assert check_call(remembers, case, tolerant), where
+
+
+def _exact_shares(case: Case) -> bool:
+    """Two or three items of exactly ``Q / 2`` or ``Q / 3``, each worth more
+    than all the other items together."""
+    budget, units = quantize(case.max_memory), weights(case)
+    for parts in EXACT_SHARES_PARTS:
+        share = [i for i, w in enumerate(units) if budget % parts == 0 and w == budget // parts]
+        others = sum(r for i, r in enumerate(case.runtime) if i not in share)
+        if len(share) == parts and all(case.runtime[i] > others for i in share):
+            return True
+    return False
 
 
 def test_tiny_runtime_copies_agree_at_every_scale_s_decimal() -> None:
