@@ -86,6 +86,7 @@ from knapsack_audit.strategies import (
     everything_fits_case,
     exact_fit_case,
     exact_shares_case,
+    float32_budget_case,
     huge_budget_case,
     one_sided_optimum_case,
     packed_table_case,
@@ -380,6 +381,14 @@ budget of at least ``4 (V + 1)`` units, read a table by runtime with a
 binary search (right for all-1.0 runtimes, low when they share a factor)
 was left to the random rounds (found at 28 to 31 s of 45, session 17,
 docs/blind-corpus-8)."""
+FLOAT32_BUDGET_DIRECTIONS = (True, False)
+"""One case of :func:`~knapsack_audit.strategies.float32_budget_case` (a
+budget whose float32 readings are all a unit over, then all a unit under,
+SPEC 2.1's quantization, at 1.06e7 to 2.1e7 cells), the first at the
+largest real call's size: a bug of our own that
+quantized the budget in float32 from 256 items passed default ``verify``
+(session 18; the region "float32 quantization differs" then split only
+memories)."""
 BLOCKS_AND_ONE_ODD_DRAWS = 2
 """Cases of :func:`~knapsack_audit.strategies.blocks_and_one_odd_case`
 (blocks of one weight and one lighter odd item that fits beside the best
@@ -515,7 +524,9 @@ def breadth_cases(
     that many items of exactly an equal share of the budget (each after its
     items under a quarter of that budget), one per factor
     of :data:`SHARED_RUNTIME_FACTORS` whose small whole runtimes all share
-    it under a budget of four times their total or more, one huge-budget
+    it under a budget of four times their total or more,
+    one per direction of :data:`FLOAT32_BUDGET_DIRECTIONS` under a budget
+    whose float32 readings are a unit over or under, one huge-budget
     case of
     :data:`~knapsack_audit.strategies.HUGE_BUDGET_ITEMS` items per runtime
     kind of :data:`~knapsack_audit.strategies.HUGE_BUDGET_NOISES` (the
@@ -652,6 +663,14 @@ def breadth_cases(
             strict=True,
         )
     ]
+    float32_budgets = [
+        float32_budget_case(rng, n, up)
+        for up, n in zip(
+            FLOAT32_BUDGET_DIRECTIONS,
+            _largest_real_size_first(rng, len(FLOAT32_BUDGET_DIRECTIONS)),
+            strict=True,
+        )
+    ]
     return [
         *cheap,
         *raised_twice,
@@ -680,6 +699,7 @@ def breadth_cases(
         *one_sided,
         *[call for case in exact_shares for call in (under_a_quarter_budget(case), case)],
         *shared_factors,
+        *float32_budgets,
         *[case for case in dropped if _cells(case) >= HUGE_BUDGET_CELLS],
         *frontiers,
         *short_of_total,

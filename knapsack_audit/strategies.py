@@ -379,6 +379,25 @@ def float32_split_memory(units: int) -> float:
     raise ValueError(f"units: no float32-splitting memory found beside {units} + 0.5")
 
 
+def float32_split_budget(units: int) -> float:
+    """A budget beside the half-way point of ``units`` or of the nearest
+    count of units that has one (:func:`float32_split_memory`; about 1 count
+    in 300 has none: the half-way point lies midway between two float32
+    numbers).
+
+    >>> q = float32_split_budget(79)
+    >>> import numpy as np
+    >>> round(q * 1e4) != round(float(np.float32(q)) * 1e4)
+    True
+    """
+    for step in range(units + 64):
+        for candidate in (units + step, units - step):
+            if candidate >= 0:
+                with contextlib.suppress(ValueError):
+                    return float32_split_memory(candidate)
+    raise ValueError(f"units: no float32-splitting budget found near {units}")
+
+
 def near(value: float, gap: float | str, up: bool = True) -> float:
     """``value`` moved by one ulp or by ``gap`` relative (a near-copy, SPEC 6.3)."""
     if gap == "ulp":
@@ -442,11 +461,16 @@ def _half_way_region(rng: random.Random, n: int) -> Case:
 
 
 def _float32_region(rng: random.Random, n: int) -> Case:
+    """Memories, most of them, and the budget beside a half-way point, where
+    their quantization in float32 is a unit off SPEC 2.1's: a solver that
+    quantizes the weights, or the budget alone, in float32 (``torch.tensor``'s
+    default dtype) answers another instance."""
     weights = _split_units(rng, n, _most_units(n))
     memory = [float32_split_memory(w) if rng.random() < 0.7 else unit_memory(w) for w in weights]
     memory[0] = float32_split_memory(weights[0])
     quantized = [round(m * SCALE) for m in memory]
-    return Case(tuple(memory), tuple(_whole(rng, n)), unit_memory(_boundary_budget(quantized, rng)))
+    budget = float32_split_budget(_boundary_budget(quantized, rng))
+    return Case(tuple(memory), tuple(_whole(rng, n)), budget)
 
 
 def _near_copy_region(rng: random.Random, n: int) -> Case:
@@ -1838,6 +1862,67 @@ def exact_shares_case(rng: random.Random, n: int, parts: int) -> Case:
     for _ in range(parts):
         items.insert(rng.randrange(len(items) + 1), (share, worth))
     return _case_of_units(items, parts * share)
+
+
+def float32_budget_readings(budget: float) -> tuple[int, int, int]:
+    """``budget``'s quantization as a solver that keeps it in float32 reads
+    it: the float32 budget times ``1e4`` in float64, the product in float32
+    (``torch.tensor(max_memory) * 1e4``), and the float64 product stored in
+    float32; each rounded half to even, like ``round`` and ``torch.round``."""
+    single = np.float32(budget)
+    return (
+        round(float(single) * SCALE),
+        round(float(single * np.float32(SCALE))),
+        round(float(np.float32(budget * SCALE))),
+    )
+
+
+def float32_off_budget(units: int, up: bool) -> float | None:
+    """A budget of ``units`` units (SPEC 2.1) that every reading of
+    :func:`float32_budget_readings` takes for one unit more (``up``) or
+    less, or ``None``: a float beside the half-way point above or below
+    ``units``.
+
+    >>> b = float32_off_budget(10001, up=True)
+    >>> round(b * 1e4), float32_budget_readings(b)
+    (10001, (10002, 10002, 10002))
+    """
+    half = (units + 0.5 if up else units - 0.5) / SCALE
+    off = units + 1 if up else units - 1
+    for step in range(1, 400):
+        budget = half * (1 - step * 1e-10 if up else 1 + step * 1e-10)
+        if round(budget * SCALE) == units and set(float32_budget_readings(budget)) == {off}:
+            return budget
+    return None
+
+
+def float32_budget_case(rng: random.Random, n: int, up: bool) -> Case:
+    """``n`` items (at least 256) of whole multiples of ``g`` units (8 to 33),
+    each worth its weight times 1 to 1.001, about twice the budget in all,
+    under a budget whose float32 readings (:func:`float32_budget_readings`)
+    are all a unit more (``up``) or less than its ``Q`` units, at a table of
+    :data:`BIG_TABLE_CELLS` to twice as many cells. Up, ``Q = k g - 1``: the
+    float32 budget fits ``k`` steps of ``g``, so a solver that reads the
+    budget in float32 (``torch.tensor(max_memory)``) saves ``g`` units
+    more than the true optimum, over the budget. Down, ``Q = k g`` with
+    ``k`` odd: it saves a step ``g`` too little, a ``k``-th of the
+    optimum."""
+    n = max(n, 256)
+    step = 2 * rng.randint(4, 16) if up else 2 * rng.randint(4, 16) + 1
+    k = rng.randint(BIG_TABLE_CELLS, 2 * BIG_TABLE_CELLS) // (n * step)
+    while True:
+        # Q odd: a float32 product of exactly Q + 0.5 or Q - 0.5 rounds away from Q.
+        units = k * step - 1 if up else k * step
+        budget = float32_off_budget(units, up) if units % 2 else None
+        if budget is not None:
+            break
+        k += 1
+    weights = [step * rng.randint(1, max(1, 4 * k // n)) for _ in range(n)]
+    return Case(
+        tuple(unit_memory(w) for w in weights),
+        tuple(w * rng.uniform(1.0, 1.001) for w in weights),
+        budget,
+    )
 
 
 def under_a_quarter_budget(case: Case) -> Case:

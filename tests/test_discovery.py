@@ -73,6 +73,7 @@ from knapsack_audit.strategies import (
     WIDE_TABLE_UNITS,
     cases,
     correlated_case,
+    float32_budget_readings,
     raised_in_two_rounds,
     region_case,
     tiered_cases,
@@ -1355,6 +1356,13 @@ def _whole_runtimes_sharing_a_factor(case: Case) -> bool:
     return math.gcd(*whole) > 1 and 0 < 4 * (total + 1) <= quantize(case.max_memory) + 1
 
 
+def _a_budget_float32_reads_otherwise(case: Case) -> bool:
+    """At least 256 items, under a budget that every float32 reading takes
+    for another count of units."""
+    units = quantize(case.max_memory)
+    return case.n >= 256 and units not in float32_budget_readings(case.max_memory)
+
+
 def _every_runtime_zero(case: Case) -> bool:
     """At least 128 items, every runtime zero."""
     return case.n >= 128 and all(r == 0 for r in case.runtime)
@@ -1402,6 +1410,7 @@ def _every_runtime_zero(case: Case) -> bool:
             _whole_runtimes_sharing_a_factor,
             "runtime_table_read_to_its_first_gap_from_128_items",
         ),
+        (_a_budget_float32_reads_otherwise, "budget_read_in_float32_from_256_items"),
     ],
     ids=[
         "float sum fits",
@@ -1422,6 +1431,7 @@ def _every_runtime_zero(case: Case) -> bool:
         "three thirds of the budget",
         "two halves of the budget",
         "whole runtimes sharing a factor",
+        "a budget float32 reads otherwise",
     ],
 )
 def test_every_breadth_phase_carries_rounding_and_integer_patterns_to_big_calls(
@@ -1454,14 +1464,17 @@ def test_every_breadth_phase_carries_rounding_and_integer_patterns_to_big_calls(
     more than 6e6 cells whose optimum is three items of exactly a third of
     the budget, or more than 5e6 cells and two of half (``EXACT_SHARES_PARTS``),
     and of 128 items or more whose whole runtimes share a factor under a
-    budget of four times their total or more (``SHARED_RUNTIME_FACTORS``).
+    budget of four times their total or more (``SHARED_RUNTIME_FACTORS``),
+    and of 256 items or more under a budget that float32 reads as a unit
+    more or less (``FLOAT32_BUDGET_DIRECTIONS``).
     Four blind-corpus bugs passed default ``verify`` without the first five
     (docs/planted.md, session 13), three more without the next three, one
     was left to the rounds without the ninth (session 14), three more
     passed without the next three (session 15), two without the next
     two and one more without the one after (session 16), one more
     without the next (session 17: its half-budget sibling) and one was
-    left to the rounds without the last (session 17); the
+    left to the rounds without the next (session 17), and a bug of our
+    own passed without the last (session 18); the
     planted bug of each class fails one of these calls (judged
     float32-tolerant, as ``verify`` judges it), and our solver is exact on
     all of them."""

@@ -87,6 +87,7 @@ FOUND_AT_SCALE = (
     "two_best_of_the_items_over_a_third_above_6e6_cells",
     "best_of_the_items_over_half_above_5e6_cells",
     "runtime_table_read_to_its_first_gap_from_128_items",
+    "budget_read_in_float32_from_256_items",
     "gains_under_a_billionth_ignored_above_8e6_cells",
     "subnormal_runtimes_flushed_above_6e6_cells",
     "two_weights_by_ternary_search_from_64",
@@ -193,6 +194,7 @@ AT_SCALE_IN_DEFAULT_RUN = (
     "type_bounds_recount_raised_copies_from_16",
     "best_of_the_items_over_half_above_5e6_cells",
     "runtime_table_read_to_its_first_gap_from_128_items",
+    "budget_read_in_float32_from_256_items",
 )
 """The size-gated bugs checked in the default run (11 to 13 s each in process on
 the loaded 2-core machine; the bound-fixing ones under 2 s, the half-budget and
