@@ -36,7 +36,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from knapsack_audit import properties as props
 from knapsack_audit.cases import Case
@@ -66,9 +66,14 @@ class Alone:
     replayed: int = 0
 
 
-FreshWorker = Callable[[float], AbstractContextManager[Any]]
-"""Starts a new worker for the target, with the given call timeout in seconds
-(:class:`~knapsack_audit.isolation.IsolatedSolver` as a context manager)."""
+class FreshWorker(Protocol):
+    """Starts a new worker for the target, with the given call timeout in
+    seconds and, if given, ``PYTHONHASHSEED``
+    (:class:`~knapsack_audit.isolation.IsolatedSolver` as a context manager)."""
+
+    def __call__(
+        self, call_timeout: float, hash_seed: int | None = None
+    ) -> AbstractContextManager[Any]: ...
 
 
 def recheck(

@@ -417,6 +417,8 @@ class IsolatedSolver:
             if it cannot work here.
         threads: the worker's ``OMP_NUM_THREADS`` (:data:`AUDIT_THREADS`),
             unless the environment sets it; ``None``: torch's default.
+        hash_seed: the worker's ``PYTHONHASHSEED``; ``None``: the
+            environment's (unset: a random one per process).
 
     Attributes:
         call_timeout: seconds per call, or per batch of calls (settable).
@@ -439,9 +441,11 @@ class IsolatedSolver:
         load_timeout: float = DEFAULT_LOAD_TIMEOUT,
         sandbox: bool = False,
         threads: int | None = AUDIT_THREADS,
+        hash_seed: int | None = None,
     ) -> None:
         self.target = target
         self.threads = threads
+        self.hash_seed = hash_seed
         self.call_timeout = call_timeout
         self.memory_limit = memory_limit
         self.load_timeout = load_timeout
@@ -508,6 +512,8 @@ class IsolatedSolver:
         environment = None
         if self.threads is not None and "OMP_NUM_THREADS" not in os.environ:
             environment = {**os.environ, "OMP_NUM_THREADS": str(self.threads)}
+        if self.hash_seed is not None:
+            environment = {**(environment or os.environ), "PYTHONHASHSEED": str(self.hash_seed)}
         out_read, out_write = os.pipe()
         err_read, err_write = os.pipe()
         try:

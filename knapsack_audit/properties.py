@@ -489,13 +489,13 @@ def determinism(solver: Solver, case: Case, first: Outcome) -> list[Finding]:
     and text are, whatever address it got.
     """
     second = call(solver, case)
-    if _comparable(first, case) == _comparable(second, case):
+    if same_answer(first, second, case):
         return []
     return [
         Finding(
             "determinism",
             "SPEC 8.1",
-            f"first call {_said(first)}, second {_said(second)}",
+            f"first call {said(first)}, second {said(second)}",
             case,
         )
     ]
@@ -516,7 +516,13 @@ def _comparable(outcome: Outcome, case: Case) -> tuple[str, str, str]:
     return answer, type(error).__name__, str(error)
 
 
-def _said(outcome: Outcome) -> str:
+def same_answer(first: Outcome, second: Outcome, case: Case) -> bool:
+    """Whether two outcomes of ``case`` are the same answer (or the same error),
+    as :func:`determinism` compares them."""
+    return _comparable(first, case) == _comparable(second, case)
+
+
+def said(outcome: Outcome) -> str:
     """``gave (1.0, [0], [])`` or ``raised RuntimeError: boom``, cut to 120 characters."""
     if outcome.error is not None:
         return f"raised {type(outcome.error).__name__}: {str(outcome.error)[:120]}"

@@ -21,6 +21,7 @@ from typing import Any
 
 from hypothesis import settings
 
+from knapsack_audit.agreement import AGREEMENT_SECONDS, disagreement, probes
 from knapsack_audit.captured import KEEP_BYTES, StreamSummary
 from knapsack_audit.cases import Case, describe_size
 from knapsack_audit.exhaustive import scope_for
@@ -156,10 +157,11 @@ class AuditOptions:
         sandbox: run the worker under bubblewrap (:mod:`knapsack_audit.sandbox`).
         stop_at_first: end the audit at its first finding (``mutate``).
         skip: properties not to check (``mutate``: those the original fails).
-        recheck_seconds: time to re-check the findings' calls in fresh
-            workers (:mod:`knapsack_audit.fresh`; ``None``: until
-            ``time_budget * (1 + RECHECK_SHARE)`` after the target's start,
-            :data:`RECHECK_SHARE`).
+        recheck_seconds: time after the audit to compare two processes'
+            answers (:mod:`knapsack_audit.agreement`) and to re-check the
+            findings' calls in fresh workers (:mod:`knapsack_audit.fresh`;
+            ``None``: until ``time_budget * (1 + RECHECK_SHARE)`` after the
+            target's start, :data:`RECHECK_SHARE`).
     """
 
     max_examples: int = DEFAULT_MAX_EXAMPLES
@@ -277,6 +279,7 @@ class TargetReport:
     golden_checked: int = 0
     golden_total: int = 0
     largest_table: int = 0
+    processes_compared: int = 0
 
     @property
     def complete(self) -> bool:
@@ -305,7 +308,8 @@ class TargetReport:
         return (
             f"{scope}; {golden}; largest table {self.largest_table:,} cells; "
             f"random: {self.examples} cases in {self.rounds} rounds, "
-            f"--seed {self.seed}; {self.calls} calls, {self.seconds:.1f} s{stop}"
+            f"--seed {self.seed}; {self.calls} calls, {self.seconds:.1f} s{stop}; "
+            f"two processes compared on {self.processes_compared} calls"
         )
 
     def isolation_notes(self) -> list[str]:
@@ -368,10 +372,18 @@ def verify_target(
 
 def fresh_workers(target: Target, options: AuditOptions) -> FreshWorker:
     """How :func:`verify_target` starts a fresh worker for ``target`` (with
-    ``options``' memory limit and sandbox) to re-check a finding alone."""
+    ``options``' memory limit and sandbox, and a ``PYTHONHASHSEED`` if given)
+    to re-check a finding alone, or to compare two processes' answers
+    (:mod:`knapsack_audit.agreement`)."""
 
-    def fresh(call_timeout: float) -> IsolatedSolver:
-        worker = IsolatedSolver(target, call_timeout, options.memory_limit, sandbox=options.sandbox)
+    def fresh(call_timeout: float, hash_seed: int | None = None) -> IsolatedSolver:
+        worker = IsolatedSolver(
+            target,
+            call_timeout,
+            options.memory_limit,
+            sandbox=options.sandbox,
+            hash_seed=hash_seed,
+        )
         worker.start()
         return worker
 
@@ -416,8 +428,14 @@ def verify_in(
     (:meth:`~knapsack_audit.isolation.IsolatedSolver.retarget`: ``mutate``
     audits its mutants one after the other in one worker).
 
-    With ``fresh`` (how to start a new worker), each finding's call is then
-    re-checked alone in a fresh worker (:func:`knapsack_audit.fresh.recheck`)."""
+    With ``fresh`` (how to start a new worker), two fresh workers of
+    different hash seeds then make the same calls, unless ``determinism``
+    already failed (:func:`knapsack_audit.agreement.disagreement`), for at
+    most :data:`~knapsack_audit.agreement.AGREEMENT_SECONDS`; and each
+    finding's call is re-checked alone in a fresh worker
+    (:func:`knapsack_audit.fresh.recheck`). Both end ``time_budget * (1 +
+    RECHECK_SHARE)`` seconds after the start, or ``recheck_seconds`` after
+    the audit if that is set."""
     judge, domain = judging(target, options)
     report = TargetReport(
         target.label, target.function, "exact" if judge.exact else "tolerant", domain
@@ -430,15 +448,13 @@ def verify_in(
         report.error = str(error)
         return report
     search_seed = secrets.randbits(32) if options.seed is None else options.seed
+    configuration = audit_configuration(
+        domain, search_seed, options.time_budget, options.max_examples
+    )
     result = audit(
         solver,
         judge,
-        **audit_configuration(
-            domain,
-            search_seed,
-            options.time_budget,
-            options.max_examples,
-        ),
+        **configuration,
         on_example=on_example,
         hard_stop=time.monotonic() + options.time_budget + HARD_STOP_GRACE,
         properties=[name for name in PROPERTIES if name not in options.skip],
@@ -446,14 +462,36 @@ def verify_in(
     )
     report.calls = solver.calls
     alone = {}
-    if fresh is not None and result.findings:
+    if fresh is not None:
         note_calls_before(result, solver)
-        solver.close()  # its state is not needed any more: the re-checks start afresh
-        seconds = options.recheck_seconds
-        if seconds is None:
-            spent = time.perf_counter() - started
-            seconds = options.time_budget * (1 + RECHECK_SHARE) - spent
-        alone = recheck(fresh, judge, result.findings, result.before, options.call_timeout, seconds)
+        solver.close()  # its state is not needed any more: what follows starts afresh
+        after = options.recheck_seconds
+        ends = (
+            started + options.time_budget * (1 + RECHECK_SHARE)
+            if after is None
+            else time.perf_counter() + after
+        )
+        rechecked = dict(result.findings)
+        if "determinism" not in {*options.skip, *result.findings}:
+            agreement = disagreement(
+                fresh,
+                probes([getattr(call, "case", call) for call in configuration["breadth"]]),
+                options.call_timeout,
+                min(AGREEMENT_SECONDS, ends - time.perf_counter()),
+            )
+            report.processes_compared = agreement.compared
+            if agreement.finding is not None:  # found in fresh workers: nothing to re-check
+                result.findings["determinism"] = agreement.finding
+                result.found_at["determinism"] = (result.examples, time.perf_counter() - started)
+        if rechecked:
+            alone = recheck(
+                fresh,
+                judge,
+                rechecked,
+                result.before,
+                options.call_timeout,
+                ends - time.perf_counter(),
+            )
     _describe(report, result, target, alone)
     report.seconds = time.perf_counter() - started
     return report

@@ -1563,6 +1563,35 @@ def budget_read_in_float32_from_256_items(
     return exact_over(range(len(weights)), weights, runtime, capacity)
 
 
+def rows_by_a_set_of_string_keys_from_64_copies(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """With 64 items or more that have an exact copy, the float32 table is
+    filled type by type ("copies in adjacent rows"), the types taken from a
+    ``set`` of ``"q:r"`` strings. String hashes are salted per process, so
+    the row order, the table's rounding and the value it returns differ
+    between two ranks of one job (SPEC 8.1); within a process every call
+    agrees."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    keys = [f"{w}:{r!r}" for w, r in zip(weights, runtime, strict=True)]
+    rows: dict[str, list[int]] = {}
+    for i, key in enumerate(keys):
+        rows.setdefault(key, []).append(i)
+    if sum(len(copies) for copies in rows.values() if len(copies) > 1) < 64:
+        return exact(memory, runtime, max_memory)
+    order = [i for key in set(keys) for i in rows[key]]
+    row_weights = [weights[i] for i in order]
+    dp = np.zeros((len(order) + 1, capacity + 1), dtype=np.float32)
+    for row, i in enumerate(order):
+        dp[row + 1] = dp[row]
+        if weights[i] <= capacity:
+            taken = dp[row, : capacity + 1 - weights[i]] + np.float32(runtime[i])
+            dp[row + 1, weights[i] :] = np.maximum(dp[row, weights[i] :], taken)
+    _, chosen, rest = answer(runtime, [order[k] for k in backtrack(dp, row_weights, capacity)])
+    return float(dp[-1, capacity]), chosen, rest
+
+
 def gains_under_a_billionth_ignored_above_8e6_cells(
     memory: list[float], runtime: list[float], max_memory: float
 ) -> Answer:
@@ -1757,6 +1786,7 @@ EXPECTED: dict[str, str] = {
     "best_of_the_items_over_half_above_5e6_cells": "optimality",
     "runtime_table_read_to_its_first_gap_from_128_items": "optimality",
     "budget_read_in_float32_from_256_items": "feasibility",
+    "rows_by_a_set_of_string_keys_from_64_copies": "determinism",
     "gains_under_a_billionth_ignored_above_8e6_cells": "optimality",
     "subnormal_runtimes_flushed_above_6e6_cells": "optimality",
     "two_weights_by_ternary_search_from_64": "optimality",
