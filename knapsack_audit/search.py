@@ -92,6 +92,7 @@ from knapsack_audit.strategies import (
     packed_table_case,
     past_power_copies_case,
     past_the_total_case,
+    power_of_two_sizes_case,
     proportional_off_grid_case,
     region_case,
     scale_cases,
@@ -99,6 +100,7 @@ from knapsack_audit.strategies import (
     shared_factor_runtimes_case,
     short_of_total_case,
     small_cases,
+    superincreasing_case,
     tiered_cases,
     tiny_runtime_copies_case,
     tolerance_absorbed_case,
@@ -389,6 +391,18 @@ largest real call's size: a bug of our own that
 quantized the budget in float32 from 256 items passed default ``verify``
 (session 18; the region "float32 quantization differs" then split only
 memories)."""
+POWER_OF_TWO_DRAWS = 2
+"""Cases of :func:`~knapsack_audit.strategies.power_of_two_sizes_case` (sizes
+``u * 2**k``, every item fitting under a power of two), the first at the
+largest real call's size: a blind-corpus bug that, from 64 items of such
+sizes, ran the greedy for divisible sizes and dropped each size's odd last
+bundle passed the breadth phase (session 18, /work/blind10)."""
+SUPERINCREASING_DRAWS = 2
+"""Cases of :func:`~knapsack_audit.strategies.superincreasing_case` (2 to 5
+items each worth more than all cheaper ones together, no two fitting
+together), the first at the largest real call's size: a blind-corpus bug
+that, from 128 items, saved such items up front checking only that each
+fits the budget alone passed the breadth phase (session 18)."""
 BLOCKS_AND_ONE_ODD_DRAWS = 2
 """Cases of :func:`~knapsack_audit.strategies.blocks_and_one_odd_case`
 (blocks of one weight and one lighter odd item that fits beside the best
@@ -526,7 +540,10 @@ def breadth_cases(
     of :data:`SHARED_RUNTIME_FACTORS` whose small whole runtimes all share
     it under a budget of four times their total or more,
     one per direction of :data:`FLOAT32_BUDGET_DIRECTIONS` under a budget
-    whose float32 readings are a unit over or under, one huge-budget
+    whose float32 readings are a unit over or under,
+    :data:`POWER_OF_TWO_DRAWS` of sizes ``u * 2**k`` that all fit under a
+    power of two, :data:`SUPERINCREASING_DRAWS` with a few items each worth
+    more than all cheaper ones, no two fitting together, one huge-budget
     case of
     :data:`~knapsack_audit.strategies.HUGE_BUDGET_ITEMS` items per runtime
     kind of :data:`~knapsack_audit.strategies.HUGE_BUDGET_NOISES` (the
@@ -671,6 +688,12 @@ def breadth_cases(
             strict=True,
         )
     ]
+    power_of_two = [
+        power_of_two_sizes_case(rng, n) for n in _largest_real_size_first(rng, POWER_OF_TWO_DRAWS)
+    ]
+    superincreasing = [
+        superincreasing_case(rng, n) for n in _largest_real_size_first(rng, SUPERINCREASING_DRAWS)
+    ]
     return [
         *cheap,
         *raised_twice,
@@ -700,6 +723,8 @@ def breadth_cases(
         *[call for case in exact_shares for call in (under_a_quarter_budget(case), case)],
         *shared_factors,
         *float32_budgets,
+        *power_of_two,
+        *superincreasing,
         *[case for case in dropped if _cells(case) >= HUGE_BUDGET_CELLS],
         *frontiers,
         *short_of_total,

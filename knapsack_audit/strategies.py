@@ -1925,6 +1925,54 @@ def float32_budget_case(rng: random.Random, n: int, up: bool) -> Case:
     )
 
 
+def superincreasing_case(rng: random.Random, n: int) -> Case:
+    """``n`` items (at least 128) under a budget of ``Q`` units (a table of
+    :data:`BIG_TABLE_CELLS` to twice as many cells): 2 to 5 dominant items
+    of 55% to 95% of ``Q`` each, so no two fit together, whose runtimes are
+    superincreasing (each worth more than all cheaper items together, by 2
+    to 3 times: a few matmuls dwarfing the pointwise ops), and small items
+    of 1 to ``4 Q / n`` units worth 1 to 2 per unit. The optimum is the
+    dominant item worth the most and the best small ones in the room it
+    leaves. A solver that saves every item worth more than all cheaper ones
+    up front, checking only that each fits the budget alone, overfills it."""
+    n = max(n, 128)
+    budget = rng.randint(BIG_TABLE_CELLS, 2 * BIG_TABLE_CELLS) // n
+    count = rng.randint(2, 5)
+    items: list[tuple[int, float]] = []
+    for _ in range(n - count):
+        weight = rng.randint(1, max(1, 4 * budget // n))
+        items.append((weight, weight * rng.uniform(1.0, 2.0)))
+    cheaper = sum(runtime for _, runtime in items)
+    for _ in range(count):
+        worth = cheaper * rng.uniform(2.0, 3.0)
+        weight = rng.randint(budget * 55 // 100, budget * 95 // 100)
+        items.insert(rng.randrange(len(items) + 1), (weight, worth))
+        cheaper += worth
+    return _case_of_units(items, budget)
+
+
+def power_of_two_sizes_case(rng: random.Random, n: int) -> Case:
+    """``n`` items (at least 64) of ``u * 2**k`` units (``u`` 1 or 2; ``k``
+    from 0 to 5-8, each size half as frequent as the one below it, so the
+    largest hold one item or none), each worth its weight times 0.5 to 2,
+    under ``u`` times the least power of two at or above their total: every
+    item fits, with room to spare. Sizes that divide one another have an
+    exact greedy (walk the budget's binary digits from the lowest, pair the
+    rest into bundles of the next size); pairing that drops an odd last
+    bundle instead of carrying it up alone loses it, and with every lower
+    digit of the budget zero, each size with an odd count loses one."""
+    n = max(n, 64)
+    unit, top = rng.randint(1, 2), rng.randint(5, 8)
+    weights = []
+    for _ in range(n):
+        k = 0
+        while k < top and rng.random() < 0.5:
+            k += 1
+        weights.append(unit << k)
+    budget = unit << (sum(weights) // unit - 1).bit_length()
+    return _case_of_units([(w, w * rng.uniform(0.5, 2.0)) for w in weights], budget)
+
+
 def under_a_quarter_budget(case: Case) -> Case:
     """``case``'s items under a quarter of its budget's units. Made right
     before ``case``, the two are the partitioner's budget search on one

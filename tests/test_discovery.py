@@ -1363,6 +1363,32 @@ def _a_budget_float32_reads_otherwise(case: Case) -> bool:
     return case.n >= 256 and units not in float32_budget_readings(case.max_memory)
 
 
+def _power_of_two_sizes_that_all_fit(case: Case) -> bool:
+    """At least 64 items, every nonzero weight a unit times a power of two,
+    and all of them within the budget."""
+    units = [w for w in weights(case) if w > 0]
+    if case.n < 64 or not units or sum(units) > quantize(case.max_memory):
+        return False
+    unit = min(units)
+    return all(w % unit == 0 and (w // unit) & (w // unit - 1) == 0 for w in units)
+
+
+def _dominant_items_that_do_not_fit_together(case: Case) -> bool:
+    """At least 128 items, and two or more items that fit the budget alone,
+    each worth more than all cheaper fitting items together, too heavy
+    together."""
+    budget, units = quantize(case.max_memory), weights(case)
+    fitting = sorted(
+        (i for i, w in enumerate(units) if 0 < w <= budget), key=lambda i: -case.runtime[i]
+    )
+    dominant = []
+    for k, i in enumerate(fitting):
+        if case.runtime[i] <= sum(max(case.runtime[j], 0.0) for j in fitting[k + 1 :]):
+            break
+        dominant.append(i)
+    return case.n >= 128 and len(dominant) >= 2 and sum(units[i] for i in dominant) > budget
+
+
 def _every_runtime_zero(case: Case) -> bool:
     """At least 128 items, every runtime zero."""
     return case.n >= 128 and all(r == 0 for r in case.runtime)
@@ -1411,6 +1437,8 @@ def _every_runtime_zero(case: Case) -> bool:
             "runtime_table_read_to_its_first_gap_from_128_items",
         ),
         (_a_budget_float32_reads_otherwise, "budget_read_in_float32_from_256_items"),
+        (_power_of_two_sizes_that_all_fit, "halving_greedy_carries_pairs_only_from_64_items"),
+        (_dominant_items_that_do_not_fit_together, "dominant_items_saved_first_from_128_items"),
     ],
     ids=[
         "float sum fits",
@@ -1432,6 +1460,8 @@ def _every_runtime_zero(case: Case) -> bool:
         "two halves of the budget",
         "whole runtimes sharing a factor",
         "a budget float32 reads otherwise",
+        "power-of-two sizes that all fit",
+        "dominant items that do not fit together",
     ],
 )
 def test_every_breadth_phase_carries_rounding_and_integer_patterns_to_big_calls(
@@ -1466,15 +1496,19 @@ def test_every_breadth_phase_carries_rounding_and_integer_patterns_to_big_calls(
     and of 128 items or more whose whole runtimes share a factor under a
     budget of four times their total or more (``SHARED_RUNTIME_FACTORS``),
     and of 256 items or more under a budget that float32 reads as a unit
-    more or less (``FLOAT32_BUDGET_DIRECTIONS``).
+    more or less (``FLOAT32_BUDGET_DIRECTIONS``), of 64 items or more of
+    power-of-two sizes that all fit (``POWER_OF_TWO_DRAWS``), and of 128
+    or more with items each worth more than all cheaper ones, too heavy
+    together (``SUPERINCREASING_DRAWS``).
     Four blind-corpus bugs passed default ``verify`` without the first five
     (docs/planted.md, session 13), three more without the next three, one
     was left to the rounds without the ninth (session 14), three more
     passed without the next three (session 15), two without the next
     two and one more without the one after (session 16), one more
     without the next (session 17: its half-budget sibling) and one was
-    left to the rounds without the next (session 17), and a bug of our
-    own passed without the last (session 18); the
+    left to the rounds without the next (session 17), a bug of our own
+    passed without the next, and two blind ones passed the breadth phase
+    without the last two (session 18); the
     planted bug of each class fails one of these calls (judged
     float32-tolerant, as ``verify`` judges it), and our solver is exact on
     all of them."""

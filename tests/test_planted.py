@@ -92,6 +92,8 @@ FOUND_AT_SCALE = (
     "best_of_the_items_over_half_above_5e6_cells",
     "runtime_table_read_to_its_first_gap_from_128_items",
     "budget_read_in_float32_from_256_items",
+    "dominant_items_saved_first_from_128_items",
+    "halving_greedy_carries_pairs_only_from_64_items",
     "gains_under_a_billionth_ignored_above_8e6_cells",
     "subnormal_runtimes_flushed_above_6e6_cells",
     "two_weights_by_ternary_search_from_64",

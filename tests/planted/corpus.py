@@ -1592,6 +1592,70 @@ def rows_by_a_set_of_string_keys_from_64_copies(
     return float(dp[-1, capacity]), chosen, rest
 
 
+def dominant_items_saved_first_from_128_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 128 items, while the item worth the most (of those that fit the
+    budget) is worth more than all the others that fit together, it is
+    saved up front ("it is in every optimum") and the table gets the room
+    it leaves. Each such item is only checked to fit the whole budget, not
+    the room left by the ones saved before it."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) < 128:
+        return exact(memory, runtime, max_memory)
+    fitting = sorted(
+        (i for i, w in enumerate(weights) if 0 < w <= capacity), key=lambda i: -runtime[i]
+    )
+    first = []
+    for k, i in enumerate(fitting):
+        if runtime[i] <= sum(max(runtime[j], 0.0) for j in fitting[k + 1 :]):
+            break
+        first.append(i)
+    room = max(capacity - sum(weights[i] for i in first), 0)
+    rest = [i for i in range(len(weights)) if i not in first]
+    _, chosen, _ = exact_over(rest, weights, runtime, room)
+    return answer(runtime, [*first, *chosen])
+
+
+def halving_greedy_carries_pairs_only_from_64_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 64 items whose sizes (of those that fit) are a unit times powers
+    of two, the exact greedy for sizes that divide one another: from the
+    smallest size up, the best bundle is saved where the budget (in units)
+    has a binary one, and the rest are paired, best with next best, into
+    bundles of twice the size. Only whole pairs are carried up, so a size
+    with an odd count leaves its last bundle behind even when everything
+    would fit."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    usable = [i for i, w in enumerate(weights) if 0 < w <= capacity]
+    unit = min((weights[i] for i in usable), default=0)
+    if (
+        len(weights) < 64
+        or not usable
+        or any(weights[i] % unit or (weights[i] // unit) & (weights[i] // unit - 1) for i in usable)
+    ):
+        return exact(memory, runtime, max_memory)
+    by_size: dict[int, list[tuple[float, list[int]]]] = {}
+    for i in usable:
+        by_size.setdefault((weights[i] // unit).bit_length() - 1, []).append((runtime[i], [i]))
+    chosen = [i for i, w in enumerate(weights) if w == 0 and runtime[i] > 0]
+    carried: list[tuple[float, list[int]]] = []
+    room = capacity // unit
+    for level in range(room.bit_length()):
+        bundles = sorted(carried + by_size.get(level, []), key=lambda b: -b[0])
+        if room >> level & 1 and bundles:
+            chosen += bundles.pop(0)[1]
+        whole = len(bundles) // 2 * 2
+        carried = [
+            (bundles[k][0] + bundles[k + 1][0], bundles[k][1] + bundles[k + 1][1])
+            for k in range(0, whole, 2)
+        ]
+    return answer(runtime, chosen)
+
+
 def gains_under_a_billionth_ignored_above_8e6_cells(
     memory: list[float], runtime: list[float], max_memory: float
 ) -> Answer:
@@ -1787,6 +1851,8 @@ EXPECTED: dict[str, str] = {
     "runtime_table_read_to_its_first_gap_from_128_items": "optimality",
     "budget_read_in_float32_from_256_items": "feasibility",
     "rows_by_a_set_of_string_keys_from_64_copies": "determinism",
+    "dominant_items_saved_first_from_128_items": "feasibility",
+    "halving_greedy_carries_pairs_only_from_64_items": "optimality",
     "gains_under_a_billionth_ignored_above_8e6_cells": "optimality",
     "subnormal_runtimes_flushed_above_6e6_cells": "optimality",
     "two_weights_by_ternary_search_from_64": "optimality",
