@@ -38,6 +38,10 @@ HASH_SEEDS = (1, 2)
 AGREEMENT_SECONDS = 10.0
 """Most seconds :func:`disagreement` spends, both workers' start included."""
 
+MIN_SECONDS = 3.0
+"""Least time :func:`disagreement` starts its two workers in (each imports
+the target, torch included)."""
+
 PROBE_CALLS = 24
 """Most calls :func:`probes` picks."""
 
@@ -85,6 +89,8 @@ def disagreement(
     deadline = time.monotonic() + seconds
     first, second = HASH_SEEDS
     compared = 0
+    if seconds < MIN_SECONDS:  # not even time to start the two workers
+        return Agreement()
     try:
         with ExitStack() as stack:
             workers = [stack.enter_context(fresh(call_timeout, seed)) for seed in HASH_SEEDS]

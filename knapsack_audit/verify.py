@@ -428,14 +428,14 @@ def verify_in(
     (:meth:`~knapsack_audit.isolation.IsolatedSolver.retarget`: ``mutate``
     audits its mutants one after the other in one worker).
 
-    With ``fresh`` (how to start a new worker), two fresh workers of
-    different hash seeds then make the same calls, unless ``determinism``
-    already failed (:func:`knapsack_audit.agreement.disagreement`), for at
-    most :data:`~knapsack_audit.agreement.AGREEMENT_SECONDS`; and each
-    finding's call is re-checked alone in a fresh worker
-    (:func:`knapsack_audit.fresh.recheck`). Both end ``time_budget * (1 +
-    RECHECK_SHARE)`` seconds after the start, or ``recheck_seconds`` after
-    the audit if that is set."""
+    With ``fresh`` (how to start a new worker), each finding's call is then
+    re-checked alone in a fresh worker (:func:`knapsack_audit.fresh.recheck`),
+    and two fresh workers of different hash seeds make the same calls,
+    unless ``determinism`` already failed
+    (:func:`knapsack_audit.agreement.disagreement`), for at most
+    :data:`~knapsack_audit.agreement.AGREEMENT_SECONDS` of what is left.
+    Both end ``time_budget * (1 + RECHECK_SHARE)`` seconds after the start,
+    or ``recheck_seconds`` after the audit if that is set."""
     judge, domain = judging(target, options)
     report = TargetReport(
         target.label, target.function, "exact" if judge.exact else "tolerant", domain
@@ -471,7 +471,15 @@ def verify_in(
             if after is None
             else time.perf_counter() + after
         )
-        rechecked = dict(result.findings)
+        if result.findings:
+            alone = recheck(
+                fresh,
+                judge,
+                result.findings,
+                result.before,
+                options.call_timeout,
+                ends - time.perf_counter(),
+            )
         if "determinism" not in {*options.skip, *result.findings}:
             agreement = disagreement(
                 fresh,
@@ -483,15 +491,6 @@ def verify_in(
             if agreement.finding is not None:  # found in fresh workers: nothing to re-check
                 result.findings["determinism"] = agreement.finding
                 result.found_at["determinism"] = (result.examples, time.perf_counter() - started)
-        if rechecked:
-            alone = recheck(
-                fresh,
-                judge,
-                rechecked,
-                result.before,
-                options.call_timeout,
-                ends - time.perf_counter(),
-            )
     _describe(report, result, target, alone)
     report.seconds = time.perf_counter() - started
     return report
