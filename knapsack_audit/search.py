@@ -41,7 +41,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from hypothesis import HealthCheck, Phase, given, seed, settings, target
 from hypothesis import strategies as st
@@ -665,28 +665,14 @@ def breadth_cases(
         for n in _largest_real_size_first(rng, BLOCKS_AND_ONE_ODD_DRAWS)
     ]
     exact_shares = [
-        exact_shares_case(rng, n, parts)
-        for parts, n in zip(
-            EXACT_SHARES_PARTS,
-            _largest_real_size_first(rng, len(EXACT_SHARES_PARTS)),
-            strict=True,
-        )
+        exact_shares_case(rng, n, parts) for parts, n in _each_at_a_size(rng, EXACT_SHARES_PARTS)
     ]
     shared_factors = [
         shared_factor_runtimes_case(rng, n, factor)
-        for factor, n in zip(
-            SHARED_RUNTIME_FACTORS,
-            _largest_real_size_first(rng, len(SHARED_RUNTIME_FACTORS)),
-            strict=True,
-        )
+        for factor, n in _each_at_a_size(rng, SHARED_RUNTIME_FACTORS)
     ]
     float32_budgets = [
-        float32_budget_case(rng, n, up)
-        for up, n in zip(
-            FLOAT32_BUDGET_DIRECTIONS,
-            _largest_real_size_first(rng, len(FLOAT32_BUDGET_DIRECTIONS)),
-            strict=True,
-        )
+        float32_budget_case(rng, n, up) for up, n in _each_at_a_size(rng, FLOAT32_BUDGET_DIRECTIONS)
     ]
     power_of_two = [
         power_of_two_sizes_case(rng, n) for n in _largest_real_size_first(rng, POWER_OF_TWO_DRAWS)
@@ -734,11 +720,20 @@ def breadth_cases(
     ]
 
 
+_Value = TypeVar("_Value")
+
+
 def _largest_real_size_first(rng: random.Random, count: int) -> list[int]:
     """``count`` item counts: the largest real call's
     (:data:`~knapsack_audit.strategies.LARGEST_REAL_ITEMS`), where a fast path
     gated on any smaller size is on, then drawn from the partitioner's tier."""
     return [LARGEST_REAL_ITEMS, *(SIZE_TIERS["partitioner"](rng) for _ in range(count - 1))][:count]
+
+
+def _each_at_a_size(rng: random.Random, values: Sequence[_Value]) -> list[tuple[_Value, int]]:
+    """Each of ``values`` with an item count, the first the largest real
+    call's (:func:`_largest_real_size_first`)."""
+    return list(zip(values, _largest_real_size_first(rng, len(values)), strict=True))
 
 
 def _with_dropped_items(rng: random.Random) -> list[Case]:

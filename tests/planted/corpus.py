@@ -1480,6 +1480,22 @@ def too_heavy_items_remembered_by_memories_from_256_items(
     return exact_over(kept, weights, runtime, capacity)
 
 
+def _best_of_the_large(
+    memory: list[float], runtime: list[float], max_memory: float, cells: int, parts: int
+) -> Answer:
+    """Above ``cells`` table cells, of the items of at least ``Q / parts``
+    only the ``parts - 1`` worth the most keep a row ("``parts`` of them
+    never fit"); exact below."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) * (capacity + 1) <= cells:
+        return exact(memory, runtime, max_memory)
+    large = [i for i, w in enumerate(weights) if w > 0 and parts * w >= capacity]
+    dropped = set(sorted(large, key=lambda i: runtime[i], reverse=True)[parts - 1 :])
+    kept = [i for i in range(len(weights)) if i not in dropped]
+    return exact_over(kept, weights, runtime, capacity)
+
+
 def two_best_of_the_items_over_a_third_above_6e6_cells(
     memory: list[float], runtime: list[float], max_memory: float
 ) -> Answer:
@@ -1487,14 +1503,7 @@ def two_best_of_the_items_over_a_third_above_6e6_cells(
     taken to exclude all but one other ("three of them never fit"), so only
     the two worth the most are kept for the table. The test is ``3 q >= Q``
     where ``>`` is meant: three items of exactly ``Q / 3`` fit together."""
-    weights = quantize_all(memory)
-    capacity = round(max_memory * SCALE)
-    if len(weights) * (capacity + 1) <= 6_000_000:
-        return exact(memory, runtime, max_memory)
-    large = [i for i, w in enumerate(weights) if w > 0 and 3 * w >= capacity]
-    dropped = set(sorted(large, key=lambda i: runtime[i], reverse=True)[2:])
-    kept = [i for i in range(len(weights)) if i not in dropped]
-    return exact_over(kept, weights, runtime, capacity)
+    return _best_of_the_large(memory, runtime, max_memory, 6_000_000, 3)
 
 
 def best_of_the_items_over_half_above_5e6_cells(
@@ -1504,14 +1513,7 @@ def best_of_the_items_over_half_above_5e6_cells(
     to exclude one another ("two of them never fit"), so only the one
     worth the most is kept for the table. The test is ``2 q >= Q`` where
     ``>`` is meant: two items of exactly ``Q / 2`` fit together."""
-    weights = quantize_all(memory)
-    capacity = round(max_memory * SCALE)
-    if len(weights) * (capacity + 1) <= 5_000_000:
-        return exact(memory, runtime, max_memory)
-    large = [i for i, w in enumerate(weights) if w > 0 and 2 * w >= capacity]
-    dropped = set(sorted(large, key=lambda i: runtime[i], reverse=True)[1:])
-    kept = [i for i in range(len(weights)) if i not in dropped]
-    return exact_over(kept, weights, runtime, capacity)
+    return _best_of_the_large(memory, runtime, max_memory, 5_000_000, 2)
 
 
 def runtime_table_read_to_its_first_gap_from_128_items(
