@@ -84,8 +84,9 @@ def disagreement(
 ) -> Agreement:
     """The calls of ``calls`` two fresh workers (:data:`HASH_SEEDS`) answer, in
     order, until the first they answer differently (its finding shrunk) or
-    until ``seconds`` have passed; nothing compared if a worker would not
-    start or a call ended one."""
+    until ``seconds`` have passed (each call's timeout is cut to the time
+    left); the comparison stops where a worker would not start or a call
+    timed out or ended one."""
     deadline = time.monotonic() + seconds
     first, second = HASH_SEEDS
     compared = 0
@@ -96,9 +97,16 @@ def disagreement(
             workers = [stack.enter_context(fresh(call_timeout, seed)) for seed in HASH_SEEDS]
 
             def differ(case: Case) -> str | None:
-                outcomes = [props.call(worker, case) for worker in workers]
-                if any(isinstance(outcome.error, LOST_STATE) for outcome in outcomes):
-                    raise _Lost
+                outcomes = []
+                for worker in workers:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        raise _Lost
+                    worker.call_timeout = min(call_timeout, left)  # a hang ends with the time
+                    outcome = props.call(worker, case)
+                    if isinstance(outcome.error, LOST_STATE):
+                        raise _Lost
+                    outcomes.append(outcome)
                 if props.same_answer(outcomes[0], outcomes[1], case):
                     return None
                 return _difference(*(outcome.result for outcome in outcomes)) or "; ".join(
@@ -121,7 +129,8 @@ def disagreement(
 
 
 class _Lost(Exception):
-    """A call timed out or ended a worker: the two no longer share a history."""
+    """The time ran out, or a call timed out or ended a worker (the two no
+    longer share a history)."""
 
 
 def _shrunk(
