@@ -1883,9 +1883,11 @@ def float32_off_budget(units: int, up: bool) -> float | None:
     less, or ``None``: a float beside the half-way point above or below
     ``units``.
 
-    >>> b = float32_off_budget(10001, up=True)
+    >>> b = float32_off_budget(10005, up=True)
     >>> round(b * 1e4), float32_budget_readings(b)
-    (10001, (10002, 10002, 10002))
+    (10005, (10006, 10006, 10006))
+    >>> float32_off_budget(10001, up=True) is None  # every candidate misses a reading
+    True
     """
     half = (units + 0.5 if up else units - 0.5) / SCALE
     off = units + 1 if up else units - 1

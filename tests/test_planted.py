@@ -342,9 +342,10 @@ def test_default_effort_kills_the_whole_corpus_and_passes_the_correct_solvers(
 ) -> None:
     """SPEC 3, 7, 8.1: ``verify`` at default effort, no options,
     fails every planted bug on its expected property and passes every correct
-    solver; each target within 60 s, the fresh-worker re-checks included
-    (65 s: a re-check started just before the end finishes its call); a
-    state-dependent finding is marked so, with its set-up."""
+    solver; each target within 60 s, the fresh-worker re-checks and the
+    two-process comparison included (65 s: a call started just before the
+    end finishes); a state-dependent finding is marked so, with its set-up;
+    a solver whose answer depends on the process fails determinism."""
     report_path = tmp_path / "corpus.json"
     names = [*corpus.EXPECTED, *corpus.CORRECT]
     run = knapsack_audit(
