@@ -18,6 +18,7 @@ while they still disagree; the finding is ``determinism``'s (SPEC 8.1).
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
@@ -30,6 +31,8 @@ from knapsack_audit.fresh import LOST_STATE, FreshWorker
 from knapsack_audit.isolation import SolverFailure
 from knapsack_audit.properties import Finding
 from knapsack_audit.scaling import table_cells
+from knapsack_audit.search import drop_runs
+from knapsack_audit.shrink import Shrinker
 from knapsack_audit.targets import TargetError
 
 HASH_SEEDS = (1, 2)
@@ -137,27 +140,19 @@ def _shrunk(
     differ: Callable[[Case], str | None], case: Case, said: str, deadline: float
 ) -> tuple[Case, str]:
     """``case`` with runs of items dropped (halves, then quarters, ... single
-    items) while the two workers still answer differently, until
-    ``deadline``."""
-    size = case.n // 2
-    while size >= 1 and time.monotonic() < deadline:
-        start, dropped = 0, False
-        while start < case.n and time.monotonic() < deadline:
-            keep = [i for i in range(case.n) if not start <= i < start + size]
-            smaller = Case.of(
-                [case.memory[i] for i in keep], [case.runtime[i] for i in keep], case.max_memory
-            )
-            try:
-                again = differ(smaller) if keep else None
-            except _Lost:  # the workers' histories part: keep what is shown
-                return case, said
-            if again is not None:
-                case, said, dropped = smaller, again, True
-            else:
-                start += size
-        if not dropped:
-            size //= 2
-    return case, said
+    items: :func:`~knapsack_audit.search.drop_runs`) while the two workers
+    still answer differently, until ``deadline``."""
+
+    def fails(candidate: Case) -> Finding | None:
+        if time.monotonic() >= deadline:
+            raise _Lost
+        again = differ(candidate) if candidate.n else None
+        return None if again is None else Finding("determinism", "SPEC 8.1", again, candidate)
+
+    shrinker = Shrinker(fails, Finding("determinism", "SPEC 8.1", said, case))
+    with contextlib.suppress(_Lost):  # the time ran out, or the workers' histories part
+        drop_runs(shrinker, smallest=1)
+    return shrinker.current.case, shrinker.current.message
 
 
 def _difference(first: object, second: object) -> str:

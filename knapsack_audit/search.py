@@ -1430,7 +1430,7 @@ def minimize(
     shrinker = Shrinker(fails, finding)
     try:
         if finding.case.distinct_items() > CHUNKED_FROM:
-            _drop_chunks(shrinker)
+            drop_runs(shrinker)
         shrinker.structural()
         return shrinker.one_by_one()
     except _MinimizeCut:
@@ -1439,10 +1439,11 @@ def minimize(
         return _unshrunk(shrinker.current)
 
 
-def _drop_chunks(shrinker: Shrinker) -> None:
-    """Drop runs of ``n/2``, ``n/4``, ... neighbouring items (the budget kept) while one helps."""
+def drop_runs(shrinker: Shrinker, smallest: int = 2) -> None:
+    """Drop runs of ``n/2``, ``n/4``, ... down to ``smallest`` neighbouring
+    items (the budget kept) while one helps."""
     chunk = shrinker.current.case.n // 2
-    while chunk >= 2:
+    while chunk >= smallest:
         start = 0
         while start < shrinker.current.case.n:
             case = shrinker.current.case
