@@ -22,8 +22,8 @@ first, then the set-up searches):
      call;
   2. the set-up is the oldest candidate alone if it suffices, else the
      shortest run of the last of them after which the call fails again
-     (galloping, then bisection: :func:`_set_up`), or the first call of that
-     run alone if it suffices (``after``).
+     (galloping from the end, then bisection: :func:`_set_up`), or the first
+     call of that run alone if it suffices (``after``).
 
 Invariant: ``after`` is never empty unless the failure could not be
 reproduced in a fresh worker. Every step stops when ``seconds`` have passed;
@@ -42,6 +42,7 @@ from knapsack_audit import properties as props
 from knapsack_audit.cases import Case
 from knapsack_audit.isolation import SolverFailure, SolverTimeout, WorkerDied
 from knapsack_audit.properties import Finding, Judge
+from knapsack_audit.reference.validation import quantize
 from knapsack_audit.targets import TargetError
 
 LOST_STATE = (SolverTimeout, WorkerDied)
@@ -157,40 +158,51 @@ def _set_up(
 ) -> tuple[Case, ...] | None:
     """The shortest run of the last of ``earlier`` after which ``case`` fails
     again in a fresh worker, or its first call alone if that suffices; ``()``
-    if no run of them does; ``None`` if the time ran out before the first
-    replay (all of them) answered.
+    if no run of them does; ``None`` if the time ran out before a replay made
+    the call fail again.
 
-    First all of them (one fresh worker when they do not reproduce the
-    failure); then the oldest alone (when the worker kept one, the first
-    call of the case's item count and budget, which
-    :func:`~knapsack_audit.search.calls_before` puts first); then galloping
-    from the end (the last 1, 2, 4, ... calls) and bisection between the
-    last run that passed and the first that failed: a set-up ``d`` calls back
-    costs about ``2 log2 d`` more fresh workers.
+    First the oldest alone (when the worker kept one, the first call of the
+    case's item count and budget, which
+    :func:`~knapsack_audit.search.calls_before` puts first), and the first of
+    the case's size bucket alone (:func:`_first_of_bucket`); then galloping
+    from the end (the last 1, 2, 4, ... calls, ending with all of them) and
+    bisection between the last run that passed and the first that failed.
+    Cheap runs come first: a set-up ``d`` calls back costs about
+    ``2 log2 d`` fresh workers and about ``3 d`` replayed calls, however many
+    calls are remembered (a whole replay first spent the re-checks' time on
+    the 178 calls before a shape-bucketed autotuner's finding, whose set-up
+    was among the last few).
     """
     longest = len(earlier)
     if not longest:
         return ()
-    everything = failing(earlier, case, names)
-    if everything is None:
-        return None
-    if not everything:
-        return ()
-    if longest > 1 and failing(earlier[:1], case, names):
-        return tuple(earlier[:1])
+    if longest > 1:
+        oldest = failing(earlier[:1], case, names)
+        if oldest is None:
+            return None
+        if oldest:
+            return tuple(earlier[:1])
+    bucket_first = _first_of_bucket(case, earlier[1:-1])
+    if bucket_first is not None:
+        again = failing((bucket_first,), case, names)
+        if again is None:
+            return None
+        if again:
+            return (bucket_first,)
     passed, length = 0, 1
-    while length < longest:
+    while True:
         again = failing(earlier[-length:], case, names)
-        if again is None:  # the time ran out: the whole run is known to suffice
-            return tuple(earlier)
+        if again is None:
+            return None
         if again:
             break
-        passed, length = length, 2 * length
-    length = min(length, longest)
+        if length == longest:
+            return ()
+        passed, length = length, min(2 * length, longest)
     while length - passed > 1:
         middle = (passed + length) // 2
         again = failing(earlier[-middle:], case, names)
-        if again is None:
+        if again is None:  # the time ran out: the run of ``length`` is known to suffice
             break
         if again:
             length = middle
@@ -200,3 +212,19 @@ def _set_up(
     if 1 < length < longest and failing(run[:1], case, names):
         return run[:1]
     return run
+
+
+def _first_of_bucket(case: Case, earlier: Sequence[Case]) -> Case | None:
+    """The first of ``earlier`` in ``case``'s size bucket: the same bit
+    lengths of the item count and of the budget in units (SPEC 2.1), as an
+    autotuner or a compiled-kernel cache keys shapes rounded to powers of two.
+    A blind-corpus bug cached its kernel choice so: its set-up was 67 calls
+    back, among calls of other buckets (session 19, docs/blind-corpus-9)."""
+    try:
+        bucket = (case.n.bit_length(), quantize(float(case.max_memory)).bit_length())
+        for call in earlier:
+            if (call.n.bit_length(), quantize(float(call.max_memory)).bit_length()) == bucket:
+                return call
+    except (TypeError, ValueError, OverflowError):  # a budget that is not a number (bad input)
+        return None
+    return None

@@ -169,8 +169,8 @@ def test_every_call_is_rechecked_alone_before_any_set_up_search() -> None:
 
 def test_the_oldest_candidate_alone_is_tried_before_galloping() -> None:
     """SPEC 8.1: the first candidate (the first call of the failing call's size
-    and budget, when the worker kept one) is tried alone right after the
-    whole replay: one more fresh worker finds a set-up made long before."""
+    and budget, when the worker kept one) is tried alone first: one fresh
+    worker finds a set-up made long before."""
     workers: list[list[Case]] = []
     others = tuple(Case.of([0.1 * k], [1.0], 0.5) for k in range(1, 40))
     findings = {"feasibility": Finding("feasibility", "SPEC 3.2", "over budget", PERMUTED)}
@@ -183,7 +183,79 @@ def test_the_oldest_candidate_alone_is_tried_before_galloping() -> None:
         seconds=30,
     )
     assert alone == {"feasibility": Alone("passes", (SET_UP,), 1 + len(others))}
-    assert workers == [[PERMUTED], [SET_UP, *others, PERMUTED], [SET_UP, PERMUTED]]
+    assert workers == [[PERMUTED], [SET_UP, PERMUTED]]
+
+
+def test_a_recent_set_up_is_found_without_replaying_every_earlier_call() -> None:
+    """SPEC 8.1: galloping starts from the last call: a set-up made two calls
+    before the failing one, after 60 others, is found in short replays; no
+    fresh worker replays all 62 (at 568461d a whole replay came first: 178
+    calls at up to 7.6e6 cells, before a blind-corpus finding)."""
+    workers: list[list[Case]] = []
+    others = tuple(Case.of([0.1 * k], [1.0], 0.5) for k in range(1, 60))
+    same_bucket = Case.of([0.3, 0.1, 0.2], [1.0, 1.0, 1.0], 0.35)  # no set-up: other runtimes
+    last = Case.of([0.2], [1.0], 0.5)
+    findings = {"feasibility": Finding("feasibility", "SPEC 3.2", "over budget", PERMUTED)}
+    alone = recheck(
+        _cache_workers(workers, WRONG),
+        Judge(exact=True),
+        findings,
+        {"feasibility": (PERMUTED, (*others[:30], same_bucket, *others[30:], SET_UP, last))},
+        call_timeout=10,
+        seconds=30,
+    )
+    assert alone == {"feasibility": Alone("passes", (SET_UP,), len(others) + 3)}
+    assert max(len(made) for made in workers) <= 3
+    assert workers == [
+        [PERMUTED],
+        [others[0], PERMUTED],
+        [same_bucket, PERMUTED],  # the first of its size bucket (the next test)
+        [last, PERMUTED],
+        [SET_UP, last, PERMUTED],
+        [SET_UP, PERMUTED],
+    ]
+
+
+def test_the_first_call_of_the_failing_calls_size_bucket_is_tried_alone() -> None:
+    """SPEC 8.1: a solver that caches a choice per size bucket (item count and
+    budget in units rounded to powers of two, as an autotuner does) fails a
+    call after the bucket's first call chose wrongly; later calls of the
+    bucket do not change the choice, so no short run from the end makes it
+    fail. The bucket's first remembered call is tried alone and named."""
+    bucketed = Case.of([0.1] * 5, [1.0] * 5, 0.25)  # 5 items, 2500 units
+    set_up = Case.of([0.2] * 6, [7.0] * 6, 0.3)  # 6 items, 3000 units: the same bucket
+    later = Case.of([0.2] * 7, [1.0] * 7, 0.2)  # 7 items, 2000 units: the same bucket
+    others = tuple(Case.of([0.1] * (1 + k % 2), [1.0] * (1 + k % 2), 0.5) for k in range(40))
+    workers: list[list[Case]] = []
+
+    @contextmanager
+    def fresh(call_timeout: float) -> Iterator[Any]:
+        greedy: dict[tuple[int, int], bool] = {}
+        made: list[Case] = []
+        workers.append(made)
+
+        def worker(memory: list[float], runtime: list[float], max_memory: float) -> Any:
+            case = Case.of(memory, runtime, max_memory)
+            made.append(case)
+            bucket = (case.n.bit_length(), round(max_memory * 1e4).bit_length())
+            if greedy.setdefault(bucket, runtime[0] == 7.0) and case == bucketed:
+                return 0.0, [], list(range(case.n - 1, -1, -1))
+            return dp_knapsack(memory, runtime, max_memory)
+
+        yield worker
+
+    earlier = (*others[:20], set_up, later, *others[20:])
+    findings = {"optimality": Finding("optimality", "SPEC 5.2", "below the optimum", bucketed)}
+    alone = recheck(
+        fresh,
+        Judge(exact=True),
+        findings,
+        {"optimality": (bucketed, earlier)},
+        call_timeout=10,
+        seconds=30,
+    )
+    assert alone == {"optimality": Alone("passes", (set_up,), len(earlier))}
+    assert workers == [[bucketed], [others[0], bucketed], [set_up, bucketed]]
 
 
 def test_a_set_up_search_cut_by_the_time_says_nothing_was_replayed() -> None:
