@@ -92,6 +92,7 @@ from knapsack_audit.strategies import (
     packed_table_case,
     past_power_copies_case,
     past_the_total_case,
+    periodic_layers_case,
     power_of_two_sizes_case,
     proportional_off_grid_case,
     region_case,
@@ -403,6 +404,14 @@ items each worth more than all cheaper ones together, no two fitting
 together), the first at the largest real call's size: a blind-corpus bug
 that, from 128 items, saved such items up front checking only that each
 fits the budget alone passed the breadth phase (session 18)."""
+PERIODIC_LAYERS_DRAWS = 2
+"""Cases of :func:`~knapsack_audit.strategies.periodic_layers_case` (one layer
+of 3 to 8 items repeated exactly, in order, 4 or more times, under a budget
+no repeated selection makes the most of), the first at the largest real
+call's size: a blind-corpus bug that, from 256 such items, solved one layer
+under its share of the budget and repeated its choice was found only by the
+random rounds (13 to 17 s), never by the breadth phase (session 19,
+docs/blind-corpus-6)."""
 BLOCKS_AND_ONE_ODD_DRAWS = 2
 """Cases of :func:`~knapsack_audit.strategies.blocks_and_one_odd_case`
 (blocks of one weight and one lighter odd item that fits beside the best
@@ -543,7 +552,9 @@ def breadth_cases(
     whose float32 readings are a unit over or under,
     :data:`POWER_OF_TWO_DRAWS` of sizes ``u * 2**k`` that all fit under a
     power of two, :data:`SUPERINCREASING_DRAWS` with a few items each worth
-    more than all cheaper ones, no two fitting together, one huge-budget
+    more than all cheaper ones, no two fitting together,
+    :data:`PERIODIC_LAYERS_DRAWS` of one layer repeated 4 or more times under
+    a budget no repeated selection makes the most of, one huge-budget
     case of
     :data:`~knapsack_audit.strategies.HUGE_BUDGET_ITEMS` items per runtime
     kind of :data:`~knapsack_audit.strategies.HUGE_BUDGET_NOISES` (the
@@ -680,6 +691,9 @@ def breadth_cases(
     superincreasing = [
         superincreasing_case(rng, n) for n in _largest_real_size_first(rng, SUPERINCREASING_DRAWS)
     ]
+    periodic_layers = [
+        periodic_layers_case(rng, n) for n in _largest_real_size_first(rng, PERIODIC_LAYERS_DRAWS)
+    ]
     return [
         *cheap,
         *raised_twice,
@@ -711,6 +725,7 @@ def breadth_cases(
         *float32_budgets,
         *power_of_two,
         *superincreasing,
+        *periodic_layers,
         *[case for case in dropped if _cells(case) >= HUGE_BUDGET_CELLS],
         *frontiers,
         *short_of_total,

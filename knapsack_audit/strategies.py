@@ -1975,6 +1975,58 @@ def power_of_two_sizes_case(rng: random.Random, n: int) -> Case:
     return _case_of_units([(w, w * rng.uniform(0.5, 2.0)) for w in weights], budget)
 
 
+PERIODIC_LAYER_GAIN = 1e-3
+"""How much more than ``k`` times a layer's best :func:`periodic_layers_case`'s
+optimum is worth, relative to it (far beyond a float32 table's rounding)."""
+
+
+def periodic_layers_case(rng: random.Random, n: int) -> Case:
+    """``n`` to ``n + 7`` items (at least 256): ``k >= 4`` exact repeats, in order,
+    of one layer of 3 to 8 items (a model's repeated blocks, item ``i`` equal
+    to item ``i - p``), each worth its weight times 0.5 to 2, under
+    ``k B + r`` units (``0 <= r < k``; a table of :data:`BIG_TABLE_CELLS`
+    to twice as many cells), where no one selection repeated in every layer
+    is best: ``k`` layers under ``k B`` are worth more than ``k`` times one
+    layer's best under ``B``, by :data:`PERIODIC_LAYER_GAIN` of it or more
+    (layers of one item of 2/3 and one of 4/3 of ``B`` when 50 draws find
+    none). A repeated selection weighs at most ``B`` per layer, so a fast
+    path that solves one layer under its share of the budget and repeats
+    that choice in every layer is short, whatever share it takes."""
+    size = rng.randint(3, 8)
+    layers = max(4, -(-max(n, 256) // size))
+    per_layer = max(6, rng.randint(BIG_TABLE_CELLS, 2 * BIG_TABLE_CELLS) // (size * layers**2))
+    layer: list[tuple[int, float]] = []
+    for _ in range(50):
+        layer = []
+        for _ in range(size):
+            weight = rng.randint(max(1, per_layer // 4), per_layer)
+            layer.append((weight, weight * rng.uniform(0.5, 2.0)))
+        if _layers_beat_one_repeated(layer, per_layer, layers):
+            break
+    else:
+        light = 2 * per_layer // 3
+        layer = [(light, 1.0), (2 * per_layer - light, 2.5)]
+    return _case_of_units(layer * layers, layers * per_layer + rng.randrange(layers))
+
+
+def _layers_beat_one_repeated(layer: Sequence[tuple[int, float]], budget: int, layers: int) -> bool:
+    """Whether ``layers`` copies of ``layer`` under ``layers * budget`` units
+    are worth :data:`PERIODIC_LAYER_GAIN` more than ``layers`` times one
+    layer's best under ``budget`` (runtimes in millionths, far finer than
+    the gain; copies bundled by binary splitting into the one-row table)."""
+    values = [(weight, round(runtime * 1e6)) for weight, runtime in layer]
+    bundles = []
+    for weight, value in values:
+        left, count = layers, 1
+        while left > 0:
+            take = min(count, left)
+            bundles.append((weight * take, value * take))
+            left, count = left - take, 2 * count
+    together = int(optimum_row(bundles, layers * budget)[-1])
+    alone = int(optimum_row(values, budget)[-1])
+    return together > layers * alone * (1 + PERIODIC_LAYER_GAIN)
+
+
 def under_a_quarter_budget(case: Case) -> Case:
     """``case``'s items under a quarter of its budget's units. Made right
     before ``case``, the two are the partitioner's budget search on one

@@ -9,6 +9,7 @@ property silently weaker.
 from __future__ import annotations
 
 import inspect
+import itertools
 import math
 import random
 import sys
@@ -1389,6 +1390,25 @@ def _dominant_items_that_do_not_fit_together(case: Case) -> bool:
     return case.n >= 128 and len(dominant) >= 2 and sum(units[i] for i in dominant) > budget
 
 
+def _one_layer_repeated_that_no_repeated_choice_fills(case: Case) -> bool:
+    """At least 256 items that repeat one layer of ``p <= n / 4`` items
+    exactly, in order, ``k`` times, with an optimum worth more than ``k``
+    times the layer's best under ``Q // k`` units (by 1e-3 of it): no
+    selection repeated in every layer is optimal."""
+    n, units = case.n, weights(case)
+    items = list(zip(units, case.runtime, strict=True))
+    period = next((p for p in range(1, n // 4 + 1) if n % p == 0 and items[p:] == items[:-p]), 0)
+    if n < 256 or not period:
+        return False
+    layers, share = n // period, quantize(case.max_memory) // (n // period)
+    best_layer = max(
+        sum(r for (w, r), taken in zip(items, mask, strict=False) if taken)
+        for mask in itertools.product((0, 1), repeat=period)
+        if sum(w for (w, _), taken in zip(items, mask, strict=False) if taken) <= share
+    )
+    return exact_optimum(*case.arguments()).value > layers * best_layer * (1 + 1e-3)
+
+
 def _every_runtime_zero(case: Case) -> bool:
     """At least 128 items, every runtime zero."""
     return case.n >= 128 and all(r == 0 for r in case.runtime)
@@ -1439,6 +1459,7 @@ def _every_runtime_zero(case: Case) -> bool:
         (_a_budget_float32_reads_otherwise, "budget_read_in_float32_from_256_items"),
         (_power_of_two_sizes_that_all_fit, "halving_greedy_carries_pairs_only_from_64_items"),
         (_dominant_items_that_do_not_fit_together, "dominant_items_saved_first_from_128_items"),
+        (_one_layer_repeated_that_no_repeated_choice_fills, "layer_choice_repeated_from_256_items"),
     ],
     ids=[
         "float sum fits",
@@ -1462,6 +1483,7 @@ def _every_runtime_zero(case: Case) -> bool:
         "a budget float32 reads otherwise",
         "power-of-two sizes that all fit",
         "dominant items that do not fit together",
+        "one layer repeated",
     ],
 )
 def test_every_breadth_phase_carries_rounding_and_integer_patterns_to_big_calls(
@@ -1499,7 +1521,8 @@ def test_every_breadth_phase_carries_rounding_and_integer_patterns_to_big_calls(
     more or less (``FLOAT32_BUDGET_DIRECTIONS``), of 64 items or more of
     power-of-two sizes that all fit (``POWER_OF_TWO_DRAWS``), and of 128
     or more with items each worth more than all cheaper ones, too heavy
-    together (``SUPERINCREASING_DRAWS``).
+    together (``SUPERINCREASING_DRAWS``), and of 256 or more that repeat one
+    layer under a budget no repeated choice fills (``PERIODIC_LAYERS_DRAWS``).
     Four blind-corpus bugs passed default ``verify`` without the first five
     (docs/planted.md, session 13), three more without the next three, one
     was left to the rounds without the ninth (session 14), three more
@@ -1507,8 +1530,9 @@ def test_every_breadth_phase_carries_rounding_and_integer_patterns_to_big_calls(
     two and one more without the one after (session 16), one more
     without the next (session 17: its half-budget sibling) and one was
     left to the rounds without the next (session 17), a bug of our own
-    passed without the next, and two blind ones passed the breadth phase
-    without the last two (session 18); the
+    passed without the next, two blind ones passed the breadth phase
+    without the next two (session 18), and one more was left to the rounds
+    without the last (session 19); the
     planted bug of each class fails one of these calls (judged
     float32-tolerant, as ``verify`` judges it), and our solver is exact on
     all of them."""

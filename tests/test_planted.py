@@ -94,6 +94,7 @@ FOUND_AT_SCALE = (
     "budget_read_in_float32_from_256_items",
     "dominant_items_saved_first_from_128_items",
     "halving_greedy_carries_pairs_only_from_64_items",
+    "layer_choice_repeated_from_256_items",
     "gains_under_a_billionth_ignored_above_8e6_cells",
     "subnormal_runtimes_flushed_above_6e6_cells",
     "two_weights_by_ternary_search_from_64",

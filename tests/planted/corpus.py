@@ -1620,6 +1620,32 @@ def dominant_items_saved_first_from_128_items(
     return answer(runtime, [*first, *chosen])
 
 
+def layer_choice_repeated_from_256_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 256 items that are one layer repeated exactly, in order, four
+    times or more ("the model's blocks"), one layer is solved under the
+    budget's share (the budget over the layer count, to the nearest unit,
+    less a unit while the repeated choice overfills the budget) and its
+    choice is repeated in every layer. Layers that do better choosing
+    differently (a heavy item in one, a light one in the next) are not seen."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    n = len(weights)
+    pairs = list(zip(weights, runtime, strict=True))
+    period = next((p for p in range(1, n // 4 + 1) if n % p == 0 and pairs[p:] == pairs[:-p]), 0)
+    if n < 256 or not period:
+        return exact(memory, runtime, max_memory)
+    layers = n // period
+    share = round(capacity / layers)
+    while True:
+        _, chosen, _ = exact_over(range(period), weights, runtime, share)
+        if layers * sum(weights[i] for i in chosen) <= capacity:
+            break
+        share -= 1
+    return answer(runtime, [layer * period + i for layer in range(layers) for i in chosen])
+
+
 def halving_greedy_carries_pairs_only_from_64_items(
     memory: list[float], runtime: list[float], max_memory: float
 ) -> Answer:
@@ -1855,6 +1881,7 @@ EXPECTED: dict[str, str] = {
     "rows_by_a_set_of_string_keys_from_64_copies": "determinism",
     "dominant_items_saved_first_from_128_items": "feasibility",
     "halving_greedy_carries_pairs_only_from_64_items": "optimality",
+    "layer_choice_repeated_from_256_items": "optimality",
     "gains_under_a_billionth_ignored_above_8e6_cells": "optimality",
     "subnormal_runtimes_flushed_above_6e6_cells": "optimality",
     "two_weights_by_ternary_search_from_64": "optimality",
