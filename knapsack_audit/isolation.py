@@ -386,9 +386,24 @@ def _answer(solver: Any, request: tuple[Any, ...], limit_note: str) -> tuple[Any
         mutated = None
         if (memory, runtime) != before:
             mutated = (portable(memory, max_entries), portable(runtime, max_entries))
-        return ("returned", portable(result, max_entries), mutated)
+        reply = ("returned", portable(result, max_entries), mutated)
     except Exception as error:
         return ("tool-error", f"converting the answer: {type(error).__name__}: {_text(error)}")
+    if not repeats:
+        hand_over(result, memory, runtime)
+    return reply
+
+
+def hand_over(answer: Any, *inputs: Any) -> None:
+    """Clear every ``list`` in ``answer`` (itself, or one of its entries) once
+    it has been read, as a caller that owns the lists it got and reuses them
+    would (SPEC 8.4): a solver that hands out lists it keeps (a cache of
+    answers) then gives a later call an emptied list. The call's own
+    ``inputs`` are left alone (returning one is another failure)."""
+    parts = [answer, *answer] if isinstance(answer, list | tuple) else [answer]
+    for part in parts:
+        if type(part) is list and not any(part is given for given in inputs):
+            part.clear()
 
 
 MAX_MESSAGE_CHARS = 2000

@@ -258,6 +258,37 @@ def big_tables(bases: list[Case], most: int | None = None) -> list[Scaled]:
     return calls
 
 
+FEW_ITEMS = (4, 32)
+"""The item counts :func:`few_items_huge_table`'s bases are drawn at: a fast
+path for "few items under a huge budget" (meet in the middle, a sparse
+frontier) switches on such a count."""
+FEW_ITEMS_CELLS = (3_000_001, 12_000_000)
+"""The table sizes :func:`few_items_huge_table` scales its bases to: past the
+cell counts such a fast path switches on."""
+FEW_ITEMS_BASE_CELLS = 1_000_000
+"""The largest base table :func:`few_items_huge_table` scales (its exact
+optimum is computed on the base)."""
+
+
+def few_items_huge_table(base: Case, cells: int) -> Scaled | None:
+    """``base`` unit-scaled so that its table has ``cells`` cells or a few more
+    (its weights and budget times ``k``, ``OPT`` unchanged), or ``None`` when
+    the base does not qualify: more than ``FEW_ITEMS[1]`` items, a budget
+    of 0, or a table already past :data:`FEW_ITEMS_BASE_CELLS`. Every value
+    region, drawn at a few items, so meets a fast path gated on few items
+    under a huge budget: its pattern (copies, equal subset sums, ties) is
+    kept by the scaling, which multiplies every subset's weight alike.
+
+    >>> call = few_items_huge_table(Case.of([1e-4, 2e-4, 3e-4], [1.0, 2.0, 2.5], 3e-4), 4_000_000)
+    >>> call.scaling.unit, table_cells(call.case), call.optimum
+    (444445, 4000005, Fraction(3, 1))
+    """
+    budget = quantize(float(base.max_memory))
+    if base.n > FEW_ITEMS[1] or budget <= 0 or base.n * budget > FEW_ITEMS_BASE_CELLS:
+        return None
+    return scaled(base, Scaling(unit=-(-cells // (base.n * budget))))
+
+
 TWIN_RUNTIME_TOPS = (-40, 40)
 """``log2`` of the largest runtime of :func:`twins`' runtime-scaled calls:
 about ``1e-12`` and ``1e12``."""

@@ -53,9 +53,12 @@ from knapsack_audit.exhaustive import Scope
 from knapsack_audit.properties import Finding, Judge, Outcome, Solver
 from knapsack_audit.scaling import (
     BIG_TABLE_UNITS,
+    FEW_ITEMS,
+    FEW_ITEMS_CELLS,
     Scaled,
     big_tables,
     budget_sweep,
+    few_items_huge_table,
     rematched_pair,
     scaled,
     scaled_cases,
@@ -523,7 +526,8 @@ def breadth_cases(
     every optimum drops (those of more cells after the costly ones); then,
     from the first three small ones with a positive budget, one call per
     scaling of :func:`~knapsack_audit.scaling.big_tables` (tables over twice
-    the largest real call's) and their :func:`~knapsack_audit.scaling.twins`
+    the largest real call's; the last made twice in a row, SPEC 8.4) and
+    their :func:`~knapsack_audit.scaling.twins`
     (one reversed, runtime-scaled ones), and the two calls of
     :func:`~knapsack_audit.scaling.rematched_pair` (the second the first's
     memories and runtimes paired otherwise), the first made after its items
@@ -554,7 +558,10 @@ def breadth_cases(
     power of two, :data:`SUPERINCREASING_DRAWS` with a few items each worth
     more than all cheaper ones, no two fitting together,
     :data:`PERIODIC_LAYERS_DRAWS` of one layer repeated 4 or more times under
-    a budget no repeated selection makes the most of, one huge-budget
+    a budget no repeated selection makes the most of, one case of every
+    value region at a few items (:data:`~knapsack_audit.scaling.FEW_ITEMS`)
+    unit-scaled to a table of 3e6 to 1.2e7 cells
+    (:func:`~knapsack_audit.scaling.few_items_huge_table`), one huge-budget
     case of
     :data:`~knapsack_audit.strategies.HUGE_BUDGET_ITEMS` items per runtime
     kind of :data:`~knapsack_audit.strategies.HUGE_BUDGET_NOISES` (the
@@ -582,7 +589,12 @@ def breadth_cases(
     small = [case for case in cheap if isinstance(case, Case) and 0 < case.n <= 12]
     big = big_tables(small, most=len(BIG_TABLE_UNITS))
     pair = rematched_pair(small)
-    scaled_up = [KnownCase.of(call) for call in [*big, *twins(big), *budget_sweep(pair[0]), *pair]]
+    # The last big call twice in a row: a cache of answers that hands out its
+    # own lists gives the second the lists the worker emptied (SPEC 8.4).
+    again = big[-1:]
+    scaled_up = [
+        KnownCase.of(call) for call in [*big, *again, *twins(big), *budget_sweep(pair[0]), *pair]
+    ]
     splitting = [
         correlated_case(rng, SIZE_TIERS[last](rng), shape)
         for _ in range(SPLITTING_DRAWS)
@@ -694,6 +706,12 @@ def breadth_cases(
     periodic_layers = [
         periodic_layers_case(rng, n) for n in _largest_real_size_first(rng, PERIODIC_LAYERS_DRAWS)
     ]
+    few_items: list[BreadthCase] = []
+    for region in sorted(REGION_BUILDERS):
+        base = REGION_BUILDERS[region](rng, rng.randint(*FEW_ITEMS))
+        call = few_items_huge_table(base, rng.randint(*FEW_ITEMS_CELLS))
+        if call is not None:
+            few_items.append(KnownCase.of(call))
     return [
         *cheap,
         *raised_twice,
@@ -726,6 +744,7 @@ def breadth_cases(
         *power_of_two,
         *superincreasing,
         *periodic_layers,
+        *few_items,
         *[case for case in dropped if _cells(case) >= HUGE_BUDGET_CELLS],
         *frontiers,
         *short_of_total,

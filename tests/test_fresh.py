@@ -18,7 +18,7 @@ from typing import Any
 from knapsack_audit.cases import Case
 from knapsack_audit.fresh import Alone, recheck
 from knapsack_audit.isolation import FIRST_OF_SHAPE_ITEMS, RECENT_CALLS, IsolatedSolver
-from knapsack_audit.properties import Finding, Judge
+from knapsack_audit.properties import Finding, Judge, check_call
 from knapsack_audit.reference import dp_knapsack
 from knapsack_audit.search import AuditResult, calls_before, note_calls_before
 from knapsack_audit.targets import parse_target
@@ -272,6 +272,24 @@ def test_a_set_up_search_cut_by_the_time_says_nothing_was_replayed() -> None:
         seconds=0.5,
     )
     assert alone == {"feasibility": Alone("passes", (), 0)}
+
+
+def test_a_worker_clears_the_lists_it_was_given_as_their_owner() -> None:
+    """SPEC 8.4: the worker empties each answer's lists once read, as a caller
+    that owns them may. A solver that hands out the lists it keeps for a
+    repeat then answers the same call again with empty lists (a partition
+    finding); a solver that builds its lists afresh answers it the same."""
+    case = Case.of([0.3, 0.2, 0.1, 0.4], [1.0, 5.0, 2.0, 3.0], 0.5)
+    right = dp_knapsack(*case.arguments())
+    (kept,) = parse_target(f"{FIXTURES / 'stateful_solvers' / 'last_answer_kept.py'}:solver")
+    with IsolatedSolver(kept, call_timeout=10) as worker:
+        assert worker(*case.arguments()) == right
+        assert worker(*case.arguments()) == (right[0], [], [])
+        findings = check_call(worker, case, Judge(exact=True))
+        assert "partition" in {finding.property for finding in findings}
+    (fresh,) = parse_target("knapsack_audit.reference:dp_knapsack")
+    with IsolatedSolver(fresh, call_timeout=10) as worker:
+        assert [worker(*case.arguments()) for _ in range(3)] == [right] * 3
 
 
 def test_a_timed_out_call_is_not_rechecked() -> None:

@@ -49,9 +49,11 @@ killed by the scope's threshold budgets."""
 NEEDS_A_WORKER = (
     "never_answers_from_48",
     "rows_by_a_set_of_string_keys_from_64_copies",
+    "last_answer_handed_out_above_5e6_cells",
 )
-"""Bugs that show only in isolated workers: as a call timeout, or as answers
-that differ between two processes (SPEC 8.1, :mod:`knapsack_audit.agreement`)."""
+"""Bugs that show only in isolated workers: as a call timeout, as answers
+that differ between two processes (SPEC 8.1, :mod:`knapsack_audit.agreement`),
+or as lists emptied by the worker, their owner (SPEC 8.4)."""
 FOUND_AT_SCALE = (
     "fits_all_by_float_sum_from_64",
     "float32_weights_above_200",
@@ -95,6 +97,7 @@ FOUND_AT_SCALE = (
     "dominant_items_saved_first_from_128_items",
     "halving_greedy_carries_pairs_only_from_64_items",
     "layer_choice_repeated_from_256_items",
+    "halves_keep_one_subset_per_weight_above_2e6_cells",
     "gains_under_a_billionth_ignored_above_8e6_cells",
     "subnormal_runtimes_flushed_above_6e6_cells",
     "two_weights_by_ternary_search_from_64",
@@ -183,6 +186,7 @@ STATE_DEPENDENT = (
     "answers_kept_by_sorted_items_above_5e6_cells",
     "answer_kept_by_sorted_columns_from_1024_items",
     "too_heavy_items_remembered_by_memories_from_256_items",
+    "last_answer_handed_out_above_5e6_cells",
 )
 """The bugs whose answers depend on earlier calls (their caches): ``verify``
 must report each re-checked finding of theirs as passing alone in a fresh

@@ -24,6 +24,8 @@ from knapsack_audit.optimized import dp_knapsack_sliding_hirschberg
 from knapsack_audit.properties import Judge
 from knapsack_audit.reference import dp_knapsack, exact_optimum, quantize
 from knapsack_audit.scaling import (
+    FEW_ITEMS,
+    FEW_ITEMS_CELLS,
     NEUTRAL,
     PLACES,
     REMATCHED_GAIN,
@@ -209,11 +211,15 @@ def test_big_tables_reach_twice_the_largest_real_call_at_small_cost() -> None:
     """SPEC 3.3: every breadth phase holds calls of more than twice the largest
     real table, each with the base's optimum (or the replicated one), and a
     pure-Python table solver answers each (few items fit the budget): three,
-    their twins (one reversed, three with runtimes rescaled), the budget
+    the last of them again, their twins (one reversed, three with runtimes rescaled), the budget
     sweep (the same items under two lower budgets, so smaller tables) and
     the rematched pair."""
-    calls = [case for case in breadth_cases(seed=3) if isinstance(case, KnownCase)]
-    assert len(calls) == 11
+    calls = [
+        case
+        for case in breadth_cases(seed=3)
+        if isinstance(case, KnownCase) and case.case.n > FEW_ITEMS[1]
+    ]
+    assert len(calls) == 12  # 3, the last again (SPEC 8.4), 4 twins, 2 lower, the pair
     assert sum("the budget lowered to" in known.note for known in calls) == 2
     for known in calls:
         if "the budget lowered to" not in known.note:
@@ -222,6 +228,30 @@ def test_big_tables_reach_twice_the_largest_real_call_at_small_cost() -> None:
         assert len(fits) * quantize(known.case.max_memory) <= 2_000_000
         props.know_optimum(known.case, known.optimum)
         assert props.check_call(dp_knapsack, known.case, Judge(exact=True), ["optimality"]) == []
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_every_region_is_carried_to_a_huge_table_at_a_few_items(seed: int) -> None:
+    """SPEC 2.1, 3.3: every breadth phase holds, for all but the regions whose
+    own tables are huge already, one call of at most 32 items unit-scaled to
+    a table of 3e6 to 1.2e7 cells (its weights and budget multiplied, the
+    base's optimum kept), where a fast path for few items under a huge
+    budget switches on; our solver is exact on each."""
+    calls = [
+        case
+        for case in breadth_cases(seed=seed)
+        if isinstance(case, KnownCase) and case.case.n <= FEW_ITEMS[1]
+    ]
+    assert len(calls) >= 18, len(calls)
+    for known in calls:
+        assert FEW_ITEMS_CELLS[0] <= table_cells(known.case) <= 1.01 * FEW_ITEMS_CELLS[1]
+        props.know_optimum(known.case, known.optimum)
+        assert (
+            props.check_call(
+                dp_knapsack_sliding_hirschberg, known.case, Judge(exact=True), ["optimality"]
+            )
+            == []
+        ), known.note
 
 
 def test_a_scaled_failure_reports_the_small_case_and_the_scaling() -> None:
