@@ -163,15 +163,19 @@ def _set_up(
 
     First the oldest alone (when the worker kept one, the first call of the
     case's item count and budget, which
-    :func:`~knapsack_audit.search.calls_before` puts first), and the first of
-    the case's size bucket alone (:func:`_first_of_bucket`); then galloping
+    :func:`~knapsack_audit.search.calls_before` puts first), the last
+    earlier call of the case itself alone (a cache of answers keyed by the
+    arguments: at 70ed0d3 a blind-corpus cache's finding was shrunk to a
+    call made again more than 32 calls later, past what galloping reached
+    in the re-checks' time), and the first of the case's size bucket alone
+    (:func:`_first_of_bucket`); then galloping
     from the end (the last 1, 2, 4, ... calls, ending with all of them) and
     bisection between the last run that passed and the first that failed.
     Cheap runs come first: a set-up ``d`` calls back costs about
     ``2 log2 d`` fresh workers and about ``3 d`` replayed calls, however many
-    calls are remembered (a whole replay first spent the re-checks' time on
-    the 178 calls before a shape-bucketed autotuner's finding, whose set-up
-    was among the last few).
+    calls are remembered (at 568461d a whole replay came first and spent
+    the re-checks' time on the 178 calls before a shape-bucketed
+    autotuner's finding).
     """
     longest = len(earlier)
     if not longest:
@@ -182,13 +186,16 @@ def _set_up(
             return None
         if oldest:
             return tuple(earlier[:1])
+    singles = [call for call in earlier[1:] if call == case][-1:]  # the same call, made before
     bucket_first = _first_of_bucket(case, earlier[1:-1])
-    if bucket_first is not None:
-        again = failing((bucket_first,), case, names)
+    if bucket_first is not None and bucket_first != case:
+        singles.append(bucket_first)
+    for single in singles:
+        again = failing((single,), case, names)
         if again is None:
             return None
         if again:
-            return (bucket_first,)
+            return (single,)
     passed, length = 0, 1
     while True:
         again = failing(earlier[-length:], case, names)

@@ -258,6 +258,40 @@ def test_the_first_call_of_the_failing_calls_size_bucket_is_tried_alone() -> Non
     assert workers == [[bucketed], [others[0], bucketed], [set_up, bucketed]]
 
 
+def test_the_same_call_made_before_is_tried_alone() -> None:
+    """SPEC 8.1, 8.4: a solver that answers a call it has seen before wrongly
+    (a cache of answers keyed by the arguments, whose kept lists the caller
+    emptied) fails the call after its own earlier copy, 30 calls back: that
+    copy is tried alone, before any run from the end."""
+    workers: list[list[Case]] = []
+    others = tuple(Case.of([0.1 * k], [1.0], 0.5) for k in range(1, 61))
+
+    @contextmanager
+    def fresh(call_timeout: float) -> Iterator[Any]:
+        made: list[Case] = []
+        workers.append(made)
+
+        def worker(memory: list[float], runtime: list[float], max_memory: float) -> Any:
+            case = Case.of(memory, runtime, max_memory)
+            seen = case in made
+            made.append(case)
+            return (0.0, [], []) if seen else dp_knapsack(memory, runtime, max_memory)
+
+        yield worker
+
+    findings = {"partition": Finding("partition", "SPEC 7.2(b)", "missing", PERMUTED)}
+    alone = recheck(
+        fresh,
+        Judge(exact=True),
+        findings,
+        {"partition": (PERMUTED, (*others[:30], PERMUTED, *others[30:]))},
+        call_timeout=10,
+        seconds=30,
+    )
+    assert alone == {"partition": Alone("passes", (PERMUTED,), len(others) + 1)}
+    assert workers == [[PERMUTED], [others[0], PERMUTED], [PERMUTED, PERMUTED]]
+
+
 def test_a_set_up_search_cut_by_the_time_says_nothing_was_replayed() -> None:
     """SPEC 8.1: when the re-checks' time runs out during the replay of the
     earlier calls, the finding passes alone and no replay is claimed: the
