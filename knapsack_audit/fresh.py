@@ -163,11 +163,11 @@ def _set_up(
 
     First the oldest alone (when the worker kept one, the first call of the
     case's item count and budget, which
-    :func:`~knapsack_audit.search.calls_before` puts first), the last
-    earlier call of the case itself alone (a cache of answers keyed by the
-    arguments: at 70ed0d3 a blind-corpus cache's finding was shrunk to a
-    call made again more than 32 calls later, past what galloping reached
-    in the re-checks' time), and the first of the case's size bucket alone
+    :func:`~knapsack_audit.search.calls_before` puts first), the case
+    itself made once before (a cache of answers keyed by the arguments; the
+    calls before leave out copies of the case right before its failing
+    call, which may be this set-up: at 70ed0d3 a blind-corpus cache's
+    finding named none), and the first of the case's size bucket alone
     (:func:`_first_of_bucket`); then galloping
     from the end (the last 1, 2, 4, ... calls, ending with all of them) and
     bisection between the last run that passed and the first that failed.
@@ -186,7 +186,7 @@ def _set_up(
             return None
         if oldest:
             return tuple(earlier[:1])
-    singles = [call for call in earlier[1:] if call == case][-1:]  # the same call, made before
+    singles = [case]  # the same call, made before it
     bucket_first = _first_of_bucket(case, earlier[1:-1])
     if bucket_first is not None and bucket_first != case:
         singles.append(bucket_first)

@@ -164,7 +164,7 @@ def test_every_call_is_rechecked_alone_before_any_set_up_search() -> None:
         "feasibility": Alone("passes", (SET_UP,), 1),
         "optimality": Alone("fails"),
     }
-    assert workers[:3] == [[PERMUTED], [WRONG], [SET_UP, PERMUTED]]
+    assert workers[:4] == [[PERMUTED], [WRONG], [PERMUTED, PERMUTED], [SET_UP, PERMUTED]]
 
 
 def test_the_oldest_candidate_alone_is_tried_before_galloping() -> None:
@@ -209,6 +209,7 @@ def test_a_recent_set_up_is_found_without_replaying_every_earlier_call() -> None
     assert workers == [
         [PERMUTED],
         [others[0], PERMUTED],
+        [PERMUTED, PERMUTED],  # the call made twice (test_the_same_call_made_before...)
         [same_bucket, PERMUTED],  # the first of its size bucket (the next test)
         [last, PERMUTED],
         [SET_UP, last, PERMUTED],
@@ -255,14 +256,16 @@ def test_the_first_call_of_the_failing_calls_size_bucket_is_tried_alone() -> Non
         seconds=30,
     )
     assert alone == {"optimality": Alone("passes", (set_up,), len(earlier))}
-    assert workers == [[bucketed], [others[0], bucketed], [set_up, bucketed]]
+    assert workers == [[bucketed], [others[0], bucketed], [bucketed, bucketed], [set_up, bucketed]]
 
 
 def test_the_same_call_made_before_is_tried_alone() -> None:
     """SPEC 8.1, 8.4: a solver that answers a call it has seen before wrongly
     (a cache of answers keyed by the arguments, whose kept lists the caller
-    emptied) fails the call after its own earlier copy, 30 calls back: that
-    copy is tried alone, before any run from the end."""
+    emptied) fails the call after its own earlier copy: the call made twice
+    is tried right after the oldest candidate alone, before any run from the
+    end (the copy, 30 calls back here, may also be the call right before,
+    which the calls before leave out)."""
     workers: list[list[Case]] = []
     others = tuple(Case.of([0.1 * k], [1.0], 0.5) for k in range(1, 61))
 
