@@ -69,11 +69,12 @@ class Alone:
 
 class FreshWorker(Protocol):
     """Starts a new worker for the target, with the given call timeout in
-    seconds and, if given, ``PYTHONHASHSEED``
+    seconds and, if given, ``PYTHONHASHSEED`` and intra-op threads (else the
+    audit's, :data:`~knapsack_audit.isolation.AUDIT_THREADS`)
     (:class:`~knapsack_audit.isolation.IsolatedSolver` as a context manager)."""
 
     def __call__(
-        self, call_timeout: float, hash_seed: int | None = None
+        self, call_timeout: float, hash_seed: int | None = None, threads: int | None = None
     ) -> AbstractContextManager[Any]: ...
 
 

@@ -28,6 +28,7 @@ from knapsack_audit.exhaustive import scope_for
 from knapsack_audit.fresh import Alone, FreshWorker, recheck
 from knapsack_audit.golden import fixtures
 from knapsack_audit.isolation import (
+    AUDIT_THREADS,
     DEFAULT_CALL_TIMEOUT,
     DEFAULT_MEMORY_LIMIT,
     IsolatedSolver,
@@ -47,6 +48,7 @@ from knapsack_audit.search import (
     note_calls_before,
 )
 from knapsack_audit.targets import Target, TargetError
+from knapsack_audit.threads import THREADS, band_edge_cases, threaded_findings
 
 PINNED_CASES = (
     Case.of([1e-4] * 3, [1.0] * 3, 1e-4),
@@ -280,6 +282,7 @@ class TargetReport:
     golden_total: int = 0
     largest_table: int = 0
     processes_compared: int = 0
+    threads_checked: int = 0
 
     @property
     def complete(self) -> bool:
@@ -309,7 +312,8 @@ class TargetReport:
             f"{scope}; {golden}; largest table {self.largest_table:,} cells; "
             f"random: {self.examples} cases in {self.rounds} rounds, "
             f"--seed {self.seed}; {self.calls} calls, {self.seconds:.1f} s{stop}; "
-            f"two processes compared on {self.processes_compared} calls"
+            f"two processes compared on {self.processes_compared} calls; "
+            f"{self.threads_checked} calls in a {THREADS}-thread worker"
         )
 
     def isolation_notes(self) -> list[str]:
@@ -376,12 +380,15 @@ def fresh_workers(target: Target, options: AuditOptions) -> FreshWorker:
     to re-check a finding alone, or to compare two processes' answers
     (:mod:`knapsack_audit.agreement`)."""
 
-    def fresh(call_timeout: float, hash_seed: int | None = None) -> IsolatedSolver:
+    def fresh(
+        call_timeout: float, hash_seed: int | None = None, threads: int | None = None
+    ) -> IsolatedSolver:
         worker = IsolatedSolver(
             target,
             call_timeout,
             options.memory_limit,
             sandbox=options.sandbox,
+            threads=AUDIT_THREADS if threads is None else threads,
             hash_seed=hash_seed,
         )
         worker.start()
@@ -491,6 +498,19 @@ def verify_in(
             if agreement.finding is not None:  # found in fresh workers: nothing to re-check
                 result.findings["determinism"] = agreement.finding
                 result.found_at["determinism"] = (result.examples, time.perf_counter() - started)
+        if not result.findings:
+            threaded = threaded_findings(
+                fresh,
+                judge,
+                band_edge_cases(),
+                options.call_timeout,
+                ends - time.perf_counter(),
+            )
+            report.threads_checked = threaded.checked
+            for name, finding in (threaded.findings or {}).items():
+                if name not in options.skip:
+                    result.findings[name] = finding
+                    result.found_at[name] = (result.examples, time.perf_counter() - started)
     _describe(report, result, target, alone)
     report.seconds = time.perf_counter() - started
     return report
