@@ -1435,7 +1435,8 @@ def answers_kept_by_sorted_items_above_5e6_cells(
     key = (capacity, tuple(sorted(zip(weights, runtime, strict=True))))
     if key not in _ANSWERS:
         _ANSWERS[key] = exact(memory, runtime, max_memory)
-    return _ANSWERS[key]
+    value, chosen, rest = _ANSWERS[key]
+    return value, list(chosen), list(rest)  # copies: the caller owns them (SPEC 8.4)
 
 
 _KEPT_BY_COLUMNS: dict[tuple[int, tuple[int, ...], tuple[float, ...]], Answer] = {}
@@ -1456,7 +1457,8 @@ def answer_kept_by_sorted_columns_from_1024_items(
     key = (round(max_memory * SCALE), tuple(sorted(weights)), tuple(sorted(runtime)))
     if key not in _KEPT_BY_COLUMNS:
         _KEPT_BY_COLUMNS[key] = exact(memory, runtime, max_memory)
-    return _KEPT_BY_COLUMNS[key]
+    value, chosen, rest = _KEPT_BY_COLUMNS[key]
+    return value, list(chosen), list(rest)  # copies: the caller owns them (SPEC 8.4)
 
 
 _TOO_HEAVY: dict[tuple[float, ...], set[int]] = {}
