@@ -384,7 +384,7 @@ def _answer(solver: Any, request: tuple[Any, ...], limit_note: str) -> tuple[Any
     max_entries = len(before[0]) + SPARE_ENTRIES
     try:
         mutated = None
-        if (memory, runtime) != before:
+        if (list(memory), list(runtime)) != before:  # tuples (SPEC 1.1) compare by content
             mutated = (portable(memory, max_entries), portable(runtime, max_entries))
         reply = ("returned", portable(result, max_entries), mutated)
     except Exception as error:

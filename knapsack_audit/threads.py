@@ -17,6 +17,11 @@ threads (``ceil((Q + 1) / 2)``, ``(Q + 1) // 2``, ``Q // 2``,
 items that fill the rest of the budget: the optimum is every item, known
 exactly without an oracle, and a solver that never takes the key item at
 the last column is short by more than half the optimum.
+
+The same worker then makes the four calls again with ``memory`` and
+``runtime`` as tuples: SPEC 1.1 accepts any sequence, and the audit's other
+calls pass lists (as the partitioner does), so a solver that concatenates
+its inputs with a list (``memory + [...]``) fails only here.
 """
 
 from __future__ import annotations
@@ -50,6 +55,10 @@ MIN_SECONDS = 2.0
 """Least time :func:`threaded_findings` starts its worker in."""
 
 THREADED_NOTE = "in a fresh worker with {threads} intra-op threads (the audit's has 1): {message}"
+AS_TUPLES_NOTE = (
+    "with memory and runtime passed as tuples (SPEC 1.1; the same call with lists "
+    "passed in this worker), in a fresh worker with {threads} intra-op threads: {message}"
+)
 
 
 def band_edge_cases() -> list[Case]:
@@ -98,9 +107,10 @@ def threaded_findings(
     seconds: float,
 ) -> Threaded:
     """The one-call properties (but determinism) on ``cases`` in one fresh
-    worker of :data:`THREADS` threads, in order, until the first call with
-    findings or until ``seconds`` have passed (each call's timeout cut to the
-    time left); a call that times out or ends the worker stops the check."""
+    worker of :data:`THREADS` threads, in order, then on the same calls with
+    tuples, until the first call with findings or until ``seconds`` have
+    passed (each call's timeout cut to the time left); a call that times out
+    or ends the worker stops the check."""
     deadline = time.monotonic() + seconds
     wanted = [name for name in props.CALL_PROPERTIES if name != "determinism"]
     checked = 0
@@ -108,29 +118,45 @@ def threaded_findings(
         return Threaded()
     try:
         with fresh(call_timeout, threads=THREADS) as worker:
-            for case in cases:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    break
-                worker.call_timeout = min(call_timeout, left)
-                outcome = props.call(worker, case)
-                if isinstance(outcome.error, LOST_STATE):
-                    break
-                checked += 1
-                found = props.judge_outcome(worker, case, judge, outcome, wanted)
-                if found:
-                    return Threaded(
-                        checked,
-                        {
-                            finding.property: Finding(
-                                finding.property,
-                                finding.clause,
-                                THREADED_NOTE.format(threads=THREADS, message=finding.message),
-                                finding.case,
-                            )
-                            for finding in found
-                        },
+            for note, as_tuples in ((THREADED_NOTE, False), (AS_TUPLES_NOTE, True)):
+                for case in cases:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        return Threaded(checked)
+                    worker.call_timeout = min(call_timeout, left)
+                    outcome = (
+                        _call_as_tuples(worker, case) if as_tuples else props.call(worker, case)
                     )
+                    if isinstance(outcome.error, LOST_STATE):
+                        return Threaded(checked)
+                    checked += 1
+                    found = props.judge_outcome(worker, case, judge, outcome, wanted)
+                    if found:
+                        return Threaded(checked, _noted(found, note))
     except (TargetError, SolverFailure):
         pass
     return Threaded(checked)
+
+
+def _call_as_tuples(solver: props.Solver, case: Case) -> props.Outcome:
+    """:func:`~knapsack_audit.properties.call` with ``memory`` and ``runtime``
+    as tuples (which cannot be mutated)."""
+    memory, runtime, max_memory = case.arguments()
+    try:
+        result = solver(tuple(memory), tuple(runtime), max_memory)  # type: ignore[arg-type]
+    except Exception as error:  # a third-party crash is a finding, not fatal
+        return props.Outcome(error=error)
+    return props.Outcome(result=result, extras={"mutated": False})
+
+
+def _noted(found: Sequence[Finding], note: str) -> dict[str, Finding]:
+    """``found`` by property, each message put in ``note``."""
+    return {
+        finding.property: Finding(
+            finding.property,
+            finding.clause,
+            note.format(threads=THREADS, message=finding.message),
+            finding.case,
+        )
+        for finding in found
+    }

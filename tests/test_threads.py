@@ -16,6 +16,7 @@ from typing import Any
 
 from knapsack_audit import properties as props
 from knapsack_audit.cases import Case
+from knapsack_audit.isolation import IsolatedSolver
 from knapsack_audit.optimized import dp_knapsack_sliding_hirschberg
 from knapsack_audit.properties import Judge
 from knapsack_audit.reference import exact_optimum, quantize
@@ -88,6 +89,41 @@ def test_the_threaded_workers_answers_are_judged() -> None:
     for case in band_edge_cases():
         with _band_dependent(10, threads=1) as worker:
             assert props.check_call(worker, case, Judge(exact=False)) == []
+
+
+@contextmanager
+def _lists_only(
+    call_timeout: float, hash_seed: int | None = None, threads: int | None = None
+) -> Iterator[Any]:
+    """An in-process "worker" that adds a list to its inputs ("memory + [0.0]")."""
+
+    def worker(memory: list[float], runtime: list[float], max_memory: float) -> Any:
+        return dp_knapsack_sliding_hirschberg((memory + [0.0])[:-1], runtime, max_memory)  # noqa: RUF005
+
+    yield worker
+
+
+def test_the_band_edge_calls_are_made_again_with_tuples() -> None:
+    """SPEC 1.1, 4.4: after the four calls with lists, the same four with
+    tuples; a solver that concatenates its input with a list crashes only
+    there, and the finding says so."""
+    result = threaded_findings(_lists_only, Judge(exact=False), band_edge_cases(), 10, 30)
+    assert result.checked == 5
+    assert result.findings is not None
+    assert "passed as tuples (SPEC 1.1" in result.findings["no-crash"].message
+
+
+def test_a_worker_called_with_tuples_reports_no_mutation() -> None:
+    """SPEC 8.2: tuples cannot be mutated; the worker compares its inputs by
+    content, so a call with tuples is no ``no-mutation`` finding."""
+    (target,) = parse_target("torch:dp_knapsack")
+    case = band_edge_cases()[0]
+    memory, runtime, budget = case.arguments()
+    with IsolatedSolver(target, call_timeout=30) as worker:
+        answer = worker(tuple(memory), tuple(runtime), budget)
+        outcome = props.Outcome(result=answer, extras={"mutated": False})
+        assert props.judge_outcome(worker, case, Judge(exact=False), outcome, ["no-mutation"]) == []
+        assert answer[0] > 1000
 
 
 def test_nothing_is_checked_without_time() -> None:
