@@ -88,6 +88,25 @@ def row_optimum(items: Sequence[tuple[int, int]], capacity: int) -> int:
     return int(optimum_row(items, capacity)[-1])
 
 
+def bundled_copies(items: Sequence[tuple[int, int]], copies: int) -> list[tuple[int, int]]:
+    """``copies`` copies of each ``(weight, integer value)`` item as 0/1 items
+    by binary splitting: bundles of 1, 2, 4, ... copies and the rest, whose
+    subsets reach every count from 0 to ``copies`` (so :func:`row_optimum`
+    over them is the bounded knapsack's optimum).
+
+    >>> bundled_copies([(2, 3)], 6)
+    [(2, 3), (4, 6), (6, 9)]
+    """
+    bundles = []
+    for weight, value in items:
+        left, size = copies, 1
+        while left > 0:
+            take = min(size, left)
+            bundles.append((weight * take, value * take))
+            left, size = left - take, 2 * size
+    return bundles
+
+
 def instance_optimum(
     instance: Instance, max_columns: int | None, python_ints: bool = True
 ) -> Fraction | None:

@@ -129,12 +129,15 @@ def _units(count: int) -> str:
     return f"{count} unit" if count == 1 else f"{count} units"
 
 
-def call(solver: Solver, case: Case) -> Outcome:
-    """Call ``solver`` on fresh copies of the case's arguments; never raises.
+def call(solver: Solver, case: Case, as_tuples: bool = False) -> Outcome:
+    """Call ``solver`` on fresh copies of the case's arguments, as lists or,
+    with ``as_tuples``, as tuples (SPEC 1.1); never raises.
 
     Records whether the solver mutated its arguments (SPEC 8.2).
     """
     memory, runtime, max_memory = case.arguments()
+    if as_tuples:
+        memory, runtime = tuple(memory), tuple(runtime)  # type: ignore[assignment]
     before = (copy.copy(memory), copy.copy(runtime))
     try:
         result = solver(memory, runtime, max_memory)

@@ -39,7 +39,7 @@ from fractions import Fraction
 from hypothesis import strategies as st
 
 from knapsack_audit.cases import Case
-from knapsack_audit.integer_oracle import row_optimum
+from knapsack_audit.integer_oracle import bundled_copies, row_optimum
 from knapsack_audit.reference.oracle import exact_optimum
 from knapsack_audit.reference.validation import integer_runtimes, quantize
 from knapsack_audit.strategies import (
@@ -217,16 +217,8 @@ def replicated_optimum(case: Case, copies: int) -> Fraction:
     """
     values, shift = integer_runtimes([float(r) for r in case.runtime])
     capacity = quantize(float(case.max_memory)) * copies
-    bundles: list[tuple[int, int]] = []
-    for m, v in zip(case.memory, values, strict=True):
-        if v <= 0:
-            continue
-        w, left, size = quantize(float(m)), copies, 1
-        while left > 0:
-            take = min(size, left)
-            bundles.append((w * take, v * take))
-            left, size = left - take, 2 * size
-    return Fraction(row_optimum(bundles, capacity), 2**shift)
+    items = [(quantize(float(m)), v) for m, v in zip(case.memory, values, strict=True) if v > 0]
+    return Fraction(row_optimum(bundled_copies(items, copies), capacity), 2**shift)
 
 
 def table_cells(case: Case) -> int:

@@ -44,7 +44,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from knapsack_audit.cases import Case
-from knapsack_audit.integer_oracle import optimum_row
+from knapsack_audit.integer_oracle import bundled_copies, optimum_row
 
 SCALE = 10000
 SMALL_RUNTIMES = (0.0, 0.5, 1.0, 2.0, 3.0, 1e8)
@@ -2015,14 +2015,7 @@ def _layers_beat_one_repeated(layer: Sequence[tuple[int, float]], budget: int, l
     layer's best under ``budget`` (runtimes in millionths, far finer than
     the gain; copies bundled by binary splitting into the one-row table)."""
     values = [(weight, round(runtime * 1e6)) for weight, runtime in layer]
-    bundles = []
-    for weight, value in values:
-        left, count = layers, 1
-        while left > 0:
-            take = min(count, left)
-            bundles.append((weight * take, value * take))
-            left, count = left - take, 2 * count
-    together = int(optimum_row(bundles, layers * budget)[-1])
+    together = int(optimum_row(bundled_copies(values, layers), layers * budget)[-1])
     alone = int(optimum_row(values, budget)[-1])
     return together > layers * alone * (1 + PERIODIC_LAYER_GAIN)
 

@@ -124,9 +124,7 @@ def threaded_findings(
                     if left <= 0:
                         return Threaded(checked)
                     worker.call_timeout = min(call_timeout, left)
-                    outcome = (
-                        _call_as_tuples(worker, case) if as_tuples else props.call(worker, case)
-                    )
+                    outcome = props.call(worker, case, as_tuples)
                     if isinstance(outcome.error, LOST_STATE):
                         return Threaded(checked)
                     checked += 1
@@ -136,17 +134,6 @@ def threaded_findings(
     except (TargetError, SolverFailure):
         pass
     return Threaded(checked)
-
-
-def _call_as_tuples(solver: props.Solver, case: Case) -> props.Outcome:
-    """:func:`~knapsack_audit.properties.call` with ``memory`` and ``runtime``
-    as tuples (which cannot be mutated)."""
-    memory, runtime, max_memory = case.arguments()
-    try:
-        result = solver(tuple(memory), tuple(runtime), max_memory)  # type: ignore[arg-type]
-    except Exception as error:  # a third-party crash is a finding, not fatal
-        return props.Outcome(error=error)
-    return props.Outcome(result=result, extras={"mutated": False})
 
 
 def _noted(found: Sequence[Finding], note: str) -> dict[str, Finding]:
