@@ -296,9 +296,9 @@ def worker_entry(fd: int) -> None:
     die_with_parent()
     become_subreaper()
     connection = Connection(fd)
-    target, memory_limit = connection.recv()
+    target, memory_limit, threads = connection.recv()
     try:
-        _worker_main(connection, target, memory_limit)
+        _worker_main(connection, target, memory_limit, threads)
     finally:
         kill_descendants()
         for stream in (sys.stdout, sys.stderr):
@@ -309,10 +309,22 @@ def worker_entry(fd: int) -> None:
         os._exit(0)
 
 
-def _worker_main(connection: Connection, target: Target, memory_limit: int | None) -> None:
-    """The worker: load the solver, then answer calls until told to stop (``None``)."""
+def _worker_main(
+    connection: Connection, target: Target, memory_limit: int | None, threads: int | None
+) -> None:
+    """The worker: load the solver, then answer calls until told to stop (``None``).
+
+    A worker of more than one thread sets torch's intra-op threads itself
+    before loading the target: ``OMP_NUM_THREADS`` above the machine's cores
+    is capped to them when torch loads, and the threaded check
+    (:mod:`knapsack_audit.threads`) needs more threads than a CI machine's two.
+    """
     if memory_limit is not None:
         resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
+    if threads is not None and threads > 1:
+        import torch  # only a threaded worker needs it before the target loads
+
+        torch.set_num_threads(threads)
     worker = os.getpid()
     try:
         solver = load(target.entry.name, target.label)
@@ -431,7 +443,9 @@ class IsolatedSolver:
             :class:`~knapsack_audit.sandbox.SandboxUnavailable` on start
             if it cannot work here.
         threads: the worker's ``OMP_NUM_THREADS`` (:data:`AUDIT_THREADS`),
-            unless the environment sets it; ``None``: torch's default.
+            unless the environment sets it; ``None``: torch's default. Over
+            1, the worker also sets torch's threads to it before loading the
+            target (``OMP_NUM_THREADS`` is capped at the cores).
         hash_seed: the worker's ``PYTHONHASHSEED``; ``None``: the
             environment's (unset: a random one per process).
 
@@ -550,7 +564,7 @@ class IsolatedSolver:
         connection = Connection(parent_end.detach())
         self._process, self._connection = process, connection
         self._status, self._control, self._status_log = status_read, control_write, ""
-        connection.send((self.target, self.memory_limit))
+        connection.send((self.target, self.memory_limit, self.threads))
         if self._wait(self.load_timeout) == "timeout":
             self.close(kill=True)
             raise TargetError(

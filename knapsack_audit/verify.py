@@ -48,7 +48,7 @@ from knapsack_audit.search import (
     note_calls_before,
 )
 from knapsack_audit.targets import Target, TargetError
-from knapsack_audit.threads import THREADS, band_edge_cases, threaded_findings
+from knapsack_audit.threads import WORKER_THREADS, threaded_findings, threaded_plan
 
 PINNED_CASES = (
     Case.of([1e-4] * 3, [1.0] * 3, 1e-4),
@@ -313,7 +313,8 @@ class TargetReport:
             f"random: {self.examples} cases in {self.rounds} rounds, "
             f"--seed {self.seed}; {self.calls} calls, {self.seconds:.1f} s{stop}; "
             f"two processes compared on {self.processes_compared} calls; "
-            f"{self.threads_checked} calls in a {THREADS}-thread worker"
+            f"{self.threads_checked} calls in workers of "
+            f"{' and '.join(map(str, WORKER_THREADS))} threads"
         )
 
     def isolation_notes(self) -> list[str]:
@@ -441,7 +442,10 @@ def verify_in(
     unless ``determinism`` already failed
     (:func:`knapsack_audit.agreement.disagreement`), for at most
     :data:`~knapsack_audit.agreement.AGREEMENT_SECONDS` of what is left.
-    Both end ``time_budget * (1 + RECHECK_SHARE)`` seconds after the start,
+    A target with no finding is then judged on the calls of
+    :func:`~knapsack_audit.threads.threaded_plan` in fresh workers of more
+    threads (band edges) and with tuples (:mod:`knapsack_audit.threads`).
+    All end ``time_budget * (1 + RECHECK_SHARE)`` seconds after the start,
     or ``recheck_seconds`` after the audit if that is set."""
     judge, domain = judging(target, options)
     report = TargetReport(
@@ -470,6 +474,7 @@ def verify_in(
     report.calls = solver.calls
     alone = {}
     if fresh is not None:
+        breadth = [getattr(call, "case", call) for call in configuration["breadth"]]
         note_calls_before(result, solver)
         solver.close()  # its state is not needed any more: what follows starts afresh
         after = options.recheck_seconds
@@ -490,7 +495,7 @@ def verify_in(
         if "determinism" not in {*options.skip, *result.findings}:
             agreement = disagreement(
                 fresh,
-                probes([getattr(call, "case", call) for call in configuration["breadth"]]),
+                probes(breadth),
                 options.call_timeout,
                 min(AGREEMENT_SECONDS, ends - time.perf_counter()),
             )
@@ -502,7 +507,7 @@ def verify_in(
             threaded = threaded_findings(
                 fresh,
                 judge,
-                band_edge_cases(),
+                threaded_plan(breadth),
                 options.call_timeout,
                 ends - time.perf_counter(),
             )

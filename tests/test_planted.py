@@ -50,10 +50,14 @@ NEEDS_A_WORKER = (
     "never_answers_from_48",
     "rows_by_a_set_of_string_keys_from_64_copies",
     "last_answer_handed_out_above_5e6_cells",
+    "row_bands_lose_the_remainder_from_4_threads_above_8e6_cells",
+    "subsets_of_a_list_copy_under_12_items",
 )
 """Bugs that show only in isolated workers: as a call timeout, as answers
 that differ between two processes (SPEC 8.1, :mod:`knapsack_audit.agreement`),
-or as lists emptied by the worker, their owner (SPEC 8.4)."""
+as lists emptied by the worker, their owner (SPEC 8.4), or in the fresh
+workers of more threads and of calls with tuples (SPEC 1.1,
+:mod:`knapsack_audit.threads`)."""
 FOUND_AT_SCALE = (
     "fits_all_by_float_sum_from_64",
     "float32_weights_above_200",

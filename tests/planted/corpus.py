@@ -1858,6 +1858,59 @@ def one_odd_item_on_the_block_grid_from_128(
     return answer(runtime, backtrack(dp, grid, capacity // block))
 
 
+def row_bands_lose_the_remainder_from_4_threads_above_8e6_cells(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Above 8e6 table cells and with 4 or more torch threads, each row is
+    updated in one band of columns per thread ("the partitioner runs on
+    every core, and a band reads only the previous row"), ``width = (Q +
+    1) // threads`` columns each. The last band ends at ``threads *
+    width``: when ``Q + 1`` is not a multiple of the thread count, the
+    columns past it, the budget's own among them, keep the empty row's
+    zeros, and nothing is saved. With fewer threads (the audit's worker has
+    one) it is the plain table (SPEC 8.1: the answer depends on the process)."""
+    import torch  # the worker has it loaded; the corpus runs without it
+
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    threads = torch.get_num_threads()
+    if threads < 4 or len(weights) * (capacity + 1) <= 8_000_000:
+        return exact(memory, runtime, max_memory)
+    width = (capacity + 1) // threads
+    dp = np.zeros((len(weights) + 1, capacity + 1))
+    for i, (w, v) in enumerate(zip(weights, runtime, strict=True)):
+        for band in range(threads):
+            lo, hi = band * width, (band + 1) * width
+            dp[i + 1, lo:hi] = dp[i, lo:hi]
+            start = max(lo, w)
+            if start < hi:
+                taken = dp[i, start - w : hi - w] + v
+                dp[i + 1, start:hi] = np.maximum(dp[i, start:hi], taken)
+    return answer(runtime, backtrack(dp, weights, capacity))
+
+
+def subsets_of_a_list_copy_under_12_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Under 12 items every subset is tried ("cheaper than a table of Q
+    columns for a handful of nodes"), on ``memory.copy()`` so that the
+    caller's list stays untouched. ``copy`` is a list method: a tuple, which
+    SPEC 1.1 accepts, raises ``AttributeError``. With lists the answer is
+    exact."""
+    if len(memory) >= 12:
+        return exact(memory, runtime, max_memory)
+    weights = quantize_all(memory.copy())
+    capacity = round(max_memory * SCALE)
+    best: tuple[float, list[int]] = (0.0, [])
+    for mask in range(1 << len(weights)):
+        chosen = [i for i in range(len(weights)) if mask >> i & 1]
+        if sum(weights[i] for i in chosen) <= capacity:
+            worth = sum(runtime[i] for i in chosen)
+            if worth > best[0]:
+                best = (worth, chosen)
+    return answer(runtime, best[1])
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -1949,5 +2002,7 @@ EXPECTED: dict[str, str] = {
     "two_weights_by_ternary_search_from_64": "optimality",
     "runtimes_to_integers_by_the_largest_from_128": "no-crash",
     "one_odd_item_on_the_block_grid_from_128": "optimality",
+    "row_bands_lose_the_remainder_from_4_threads_above_8e6_cells": "optimality",
+    "subsets_of_a_list_copy_under_12_items": "no-crash",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
