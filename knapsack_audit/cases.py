@@ -151,3 +151,18 @@ def _literal(node: ast.expr) -> Any:
 
 def _same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and repr(a) == repr(b)
+
+
+def same_values(after: Sequence[Any], before: Sequence[Any]) -> bool:
+    """Whether a caller could tell ``after`` from ``before``: the same length,
+    and each entry of the same type and ``repr`` (SPEC 8.2). ``==`` alone
+    misses a ``-0.0`` made ``0.0`` or an ``int`` made a ``float``.
+
+    >>> same_values([0.5, -0.0, 1], [0.5, -0.0, 1]), same_values((0.5,), [0.5])
+    (True, True)
+    >>> same_values([0.5, 0.0], [0.5, -0.0]), same_values([1.0], [1])
+    (False, False)
+    """
+    if len(after) != len(before) or any(a != b for a, b in zip(after, before, strict=True)):
+        return False
+    return all(a is b or _same(a, b) for a, b in zip(after, before, strict=True))

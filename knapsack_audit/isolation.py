@@ -71,7 +71,7 @@ from types import TracebackType
 from typing import Any
 
 from knapsack_audit.captured import CapturedStream, StreamSummary
-from knapsack_audit.cases import Case
+from knapsack_audit.cases import Case, same_values
 from knapsack_audit.catalog import TargetError, load
 from knapsack_audit.measure import measured_call
 from knapsack_audit.processes import (
@@ -396,7 +396,7 @@ def _answer(solver: Any, request: tuple[Any, ...], limit_note: str) -> tuple[Any
     max_entries = len(before[0]) + SPARE_ENTRIES
     try:
         mutated = None
-        if (list(memory), list(runtime)) != before:  # tuples (SPEC 1.1) compare by content
+        if not (same_values(memory, before[0]) and same_values(runtime, before[1])):
             mutated = (portable(memory, max_entries), portable(runtime, max_entries))
         reply = ("returned", portable(result, max_entries), mutated)
     except Exception as error:

@@ -35,7 +35,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from knapsack_audit.cases import Case
+from knapsack_audit.cases import Case, same_values
 from knapsack_audit.integer_oracle import int64_optimum, integer_optimum
 from knapsack_audit.reference.oracle import exact_optimum
 from knapsack_audit.reference.validation import quantize
@@ -143,7 +143,7 @@ def call(solver: Solver, case: Case, as_tuples: bool = False) -> Outcome:
         result = solver(memory, runtime, max_memory)
     except Exception as error:  # a third-party crash is a finding, not fatal
         return Outcome(error=error)
-    return Outcome(result=result, extras={"mutated": (memory, runtime) != before})
+    return Outcome(result=result, extras={"mutated": _changed(memory, runtime, before)})
 
 
 BatchSolver = Callable[[list[tuple[list[Any], list[Any], Any]]], list[Any]]
@@ -164,8 +164,15 @@ def call_many(batch: BatchSolver, cases: Sequence[Case]) -> list[Outcome]:
         if isinstance(answer, Exception):
             outcomes.append(Outcome(error=answer))
         else:
-            outcomes.append(Outcome(result=answer, extras={"mutated": (memory, runtime) != copied}))
+            outcomes.append(
+                Outcome(result=answer, extras={"mutated": _changed(memory, runtime, copied)})
+            )
     return outcomes
+
+
+def _changed(memory: Sequence[Any], runtime: Sequence[Any], before: tuple[Any, Any]) -> bool:
+    """Whether the call changed its argument lists, as a caller could tell (SPEC 8.2)."""
+    return not (same_values(memory, before[0]) and same_values(runtime, before[1]))
 
 
 def no_crash(outcome: Outcome, case: Case) -> list[Finding]:
