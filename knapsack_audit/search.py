@@ -51,6 +51,7 @@ from knapsack_audit import properties as props
 from knapsack_audit.cases import Case
 from knapsack_audit.exhaustive import Scope
 from knapsack_audit.properties import Finding, Judge, Outcome, Solver
+from knapsack_audit.real_types import other_types_calls
 from knapsack_audit.scaling import (
     BIG_TABLE_UNITS,
     FEW_ITEMS,
@@ -74,6 +75,7 @@ from knapsack_audit.strategies import (
     HUGE_BUDGET_NOISES,
     LARGEST_REAL_ITEMS,
     ONE_SIDED_PLACES,
+    OVER_IN_FLOAT,
     PLACES,
     REGION_BUILDERS,
     SIZE_TIERS,
@@ -92,6 +94,7 @@ from knapsack_audit.strategies import (
     float32_budget_case,
     huge_budget_case,
     one_sided_optimum_case,
+    over_in_float_case,
     packed_table_case,
     past_power_copies_case,
     past_the_total_case,
@@ -572,7 +575,14 @@ def breadth_cases(
     :data:`SPLITTING_SHAPES`, and one
     table past :data:`~knapsack_audit.strategies.PACKED_TABLE_CELLS` (the
     costliest for a pure-Python solver, so the first left to the rounds when
-    time is short)."""
+    time is short). Before the costliest (the dropped items' huge tables
+    onwards), :data:`~knapsack_audit.strategies.OVER_IN_FLOAT` calls with an
+    item of exactly the budget's weight written over it in float
+    (:func:`~knapsack_audit.strategies.over_in_float_case`, past twice the
+    largest real table), then the calls
+    :func:`~knapsack_audit.real_types.other_types_calls` writes again from
+    all of them in the other real types SPEC 1 accepts (signed zeros, ints,
+    numpy scalars, an int budget), which draw nothing from ``rng``."""
     rng = random.Random(seed)
     regions = sorted(REGION_BUILDERS)
     rng.shuffle(regions)
@@ -712,7 +722,10 @@ def breadth_cases(
         call = few_items_huge_table(base, rng.randint(*FEW_ITEMS_CELLS))
         if call is not None:
             few_items.append(KnownCase.of(call))
-    return [
+    over_in_float = [
+        over_in_float_case(rng, n, over) for over, n in _each_at_a_size(rng, OVER_IN_FLOAT)
+    ]
+    calls: list[BreadthCase] = [
         *cheap,
         *raised_twice,
         *widest_grid,
@@ -745,6 +758,9 @@ def breadth_cases(
         *superincreasing,
         *periodic_layers,
         *few_items,
+        *over_in_float,
+    ]
+    costliest: list[BreadthCase] = [
         *[case for case in dropped if _cells(case) >= HUGE_BUDGET_CELLS],
         *frontiers,
         *short_of_total,
@@ -752,6 +768,12 @@ def breadth_cases(
         *splitting,
         packed,
     ]
+    rewritten = other_types_calls([_case_of(call) for call in [*calls, *costliest]])
+    return [*calls, *rewritten, *costliest]
+
+
+def _case_of(call: BreadthCase) -> Case:
+    return call.case if isinstance(call, KnownCase) else call
 
 
 _Value = TypeVar("_Value")
@@ -790,7 +812,7 @@ def _with_dropped_items(rng: random.Random) -> list[Case]:
 
 
 def _cells(case: BreadthCase) -> int:
-    return table_cells(case.case if isinstance(case, KnownCase) else case)
+    return table_cells(_case_of(case))
 
 
 @dataclass

@@ -453,11 +453,36 @@ def _units_region(rng: random.Random, n: int) -> Case:
 
 
 def _half_way_region(rng: random.Random, n: int) -> Case:
+    """Most memories half-way (``m * 1e4 == j + 0.5``), and the budget on a
+    subset's boundary, half-way too where float64 rounds it back down
+    (:func:`half_way_budget`)."""
     most = _most_units(n)
     weights = _split_units(rng, n, most)
     memory = [(w + 0.5) / SCALE if rng.random() < 0.6 else unit_memory(w) for w in weights]
     quantized = [round(m * SCALE) for m in memory]
-    return Case(tuple(memory), tuple(_whole(rng, n)), unit_memory(_boundary_budget(quantized, rng)))
+    return Case(
+        tuple(memory), tuple(_whole(rng, n)), half_way_budget(_boundary_budget(quantized, rng))
+    )
+
+
+def half_way_budget(units: int) -> float:
+    """A budget of ``units`` units, or one less, written half a unit above
+    them, ``(Q + 0.5) / 1e4``, where its product with 1e4 rounds back to
+    ``Q`` (SPEC 2.1): ``Q + 0.5`` exactly for an even ``Q`` (half to even),
+    or just under it. Its shortest decimal ends in a 5 at the fifth place, so
+    a solver that rounds the budget half up, or its decimal form, gets
+    ``Q + 1``. Where neither rounds back (4% of budgets), ``units`` exactly.
+
+    >>> half_way_budget(1234), half_way_budget(1), half_way_budget(0)
+    (0.12345, 0.00015, 5e-05)
+    >>> half_way_budget(3)  # 3.5 exactly rounds to 4: 2.5 rounds to 2
+    0.00025
+    """
+    for quantized in (units, units - 1):
+        budget = (quantized + 0.5) / SCALE
+        if quantized >= 0 and round(budget * SCALE) == quantized:
+            return budget
+    return unit_memory(units)
 
 
 def _float32_region(rng: random.Random, n: int) -> Case:
@@ -1348,8 +1373,10 @@ def _absorbing_region(rng: random.Random, n: int) -> Case:
 
 
 def _flops_region(rng: random.Random, n: int) -> Case:
+    """Flop counts as the partitioner's ``flops`` estimator passes them:
+    Python ints (``max(counted_flops, 1)``), not floats."""
     weights = _split_units(rng, n, _most_units(n))
-    runtime = [float(rng.randint(1, FLOPS_MAX)) for _ in range(n)]
+    runtime = [rng.randint(1, FLOPS_MAX) for _ in range(n)]
     return Case(
         tuple(unit_memory(w) for w in weights),
         tuple(runtime),
@@ -1552,18 +1579,20 @@ def big_region_case(rng: random.Random, region: str, n: int) -> Case:
     per call for the pure-Python reference, under the 10 s call timeout): the
     item weights grow (up to ``most`` units, about ``n * most / 2`` in all)
     instead of being scaled, so the memories keep their rounding. Flop
-    counts are drawn each within int32 (``2**20`` to ``2**31 - 1``) and
-    their sums past it. A fast path that switches on the table's size (an
-    "everything fits" shortcut taken from the float sum, an int32 table for
-    integer runtimes) meets the pattern there."""
+    counts are Python ints, as the partitioner passes them, drawn each
+    within int32 (``2**20`` to ``2**31 - 1``) and their sums past it. A
+    fast path that switches on the table's size (an "everything fits"
+    shortcut taken from the float sum, an int32 table for integer runtimes)
+    meets the pattern there."""
     most = big_table_units(rng, n)
     if region == "budget = float sum < quantized sum":
         return _float_sum_budget_region(rng, n, most)
     if region != "flop-count runtimes":
         raise ValueError(f"region: {region!r} is not one of {BIG_REGIONS}")
     weights = _split_units(rng, n, 2 * most)  # the budget is a quarter to 3/4 of the total
-    runtime = [float(rng.randint(1 << 20, (1 << 31) - 1)) for _ in range(n)]
-    return _case_of_units(list(zip(weights, runtime, strict=True)), _mid_budget(weights, rng))
+    runtime = [rng.randint(1 << 20, (1 << 31) - 1) for _ in range(n)]
+    budget = _mid_budget(weights, rng)
+    return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(budget))
 
 
 TINY_RUNTIME_SCALES = (1e-2, 1e-3, 1e-4, 1e-5)
@@ -1640,6 +1669,32 @@ def exact_fit_case(rng: random.Random, n: int, zero_budget: bool) -> Case:
     return _case_of_units(list(zip(weights, runtime, strict=True)), budget)
 
 
+OVER_IN_FLOAT: tuple[float | str, ...] = ("ulp", 0.25)
+"""How far :func:`over_in_float_case`'s key item's memory is written past
+the budget: one ulp, or a quarter of a unit."""
+
+
+def over_in_float_case(rng: random.Random, n: int, over: float | str) -> Case:
+    """:func:`exact_fit_case`'s shape (``n`` items of 1 to 50 units, a tenth
+    free, one of exactly the budget's weight worth twice all the others
+    together) under a budget of :data:`BIG_TABLE_CELLS` to twice as many
+    cells, the key item's memory written past the budget's float by ``over``
+    (:data:`OVER_IN_FLOAT`): it still quantizes to ``Q`` units (SPEC 2.1),
+    so it fits, and the optimum is it and the free items. A filter that
+    drops items "bigger than the budget" on the floats (``m > max_memory``)
+    loses the optimum."""
+    weights = [0 if rng.random() < 0.1 else rng.randint(1, 50) for _ in range(n)]
+    runtime = [float(rng.randint(1, 9)) for _ in range(n)]
+    budget = max(50, rng.randint(BIG_TABLE_CELLS, 2 * BIG_TABLE_CELLS) // n)
+    k = rng.randrange(n)
+    weights[k], runtime[k] = budget, 2.0 * sum(runtime)
+    memory = [unit_memory(w) for w in weights]
+    memory[k] = (
+        near(unit_memory(budget), "ulp") if over == "ulp" else (budget + float(over)) / SCALE
+    )
+    return Case(tuple(memory), tuple(runtime), unit_memory(budget))
+
+
 WIDE_HALF_WAY_UNITS = (200, 2000)
 """Largest unit counts of :func:`wide_half_way_case`'s half-way memories."""
 
@@ -1692,19 +1747,26 @@ def wrapping_weights_case(rng: random.Random, n: int) -> Case:
     units (a table of 3e6 to :data:`BIG_TABLE_CELLS` cells where ``n``
     allows): a tenth of them (at least 4) are heavy, ``2**b + r`` units for
     ``b`` of :data:`WRAP_WIDTHS` and ``r`` of 0 to a quarter of the budget,
-    each worth ten times any light item; the light ones weigh 1 to ``6 Q / L``
-    units (about three budgets in all) with runtimes 1 to 9. No heavy item
-    fits, so the optimum is among the light ones. A solver that keeps the
-    weights in an integer type chosen from the budget (int16 below
-    ``2**15`` columns, "every weight that matters fits") sees the heavy ones
-    wrap within the budget, or below zero, and saves them."""
+    each worth 90 to 99 times all the light items together; the light ones
+    weigh 1 to ``6 Q / L`` units (about three budgets in all) with runtimes 1
+    to 9. No heavy item fits, so the optimum is among the light ones. A
+    solver that keeps the weights in an integer type chosen from the budget
+    (int16 below ``2**15`` columns, "every weight that matters fits") sees
+    the heavy ones wrap within the budget, or below zero, and saves them;
+    one that clamps the weights to the budget first ("a weight above it only
+    has to say it does not fit") saves one, since it outweighs every
+    selection of the others."""
     n = max(n, 64)
     budget = min(max(rng.randint(3_000_000, BIG_TABLE_CELLS) // n, 1 << 12), (1 << 15) - 1)
     heavy = max(4, n // 10)
     light = _split_units(rng, n - heavy, max(1, 6 * budget // (n - heavy)))
     items = [(w, float(rng.randint(1, 9))) for w in light]
+    light_worth = sum(r for _, r in items)
     items += [
-        ((1 << rng.choice(WRAP_WIDTHS)) + rng.randint(0, budget // 4), float(rng.randint(90, 99)))
+        (
+            (1 << rng.choice(WRAP_WIDTHS)) + rng.randint(0, budget // 4),
+            rng.randint(90, 99) * light_worth,
+        )
         for _ in range(heavy)
     ]
     rng.shuffle(items)

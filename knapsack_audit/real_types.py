@@ -1,0 +1,170 @@
+"""The breadth phase's calls again, their values in the other real types SPEC 1 accepts.
+
+SPEC 1.2 accepts every ``numbers.Real`` but ``bool`` (``int``, ``float``,
+numpy integer and floating scalars) and SPEC 1.5 accepts ``-0.0``; SPEC 4.4's
+partitioner domain is every valid input with runtimes >= 0. The partitioner
+itself passes Python floats for memories, ints for the ``flops`` and
+``testing`` estimators' runtimes, and ``max(budget, 0)``: the int ``0`` for a
+negative budget. A fast path that branches on a value's type
+(``isinstance(max_memory, float)``, a numpy scalar's fixed-width sum) or on a
+zero's sign answers another instance than the floats the audit draws.
+
+:func:`other_types_calls` writes, per item count's bit length (0, 1, 2-3,
+4-7, ...), the first call of the breadth phase of at most
+:data:`TYPES_CELLS` cells that has what a rewriting needs, again:
+
+- *signed zeros*: every zero memory, and a zero budget, as ``-0.0``;
+- *Python ints*: every whole value as an ``int``;
+- *numpy scalars*: memories and budget as ``numpy.float64``, whole runtimes
+  as ``numpy.int32`` where all fit in it (else ``numpy.int64``), the others
+  as ``numpy.float64``;
+- *numpy totals past a width*: whole runtimes times the least factor that
+  takes their total past ``2**31`` (as ``numpy.int32``), or past ``2**63``
+  (as ``numpy.int64``), each runtime still within the type: Python's
+  ``sum`` of such scalars wraps around, with only a warning;
+- *a whole budget*: the weights scaled to about twice 1 GB in all, and the
+  budget the int ``1`` (at most :data:`WHOLE_BUDGET_CELLS` cells).
+
+The signed zeros, ints and numpy scalars keep every value, so the optimum
+is the original's (and a case equal to its original by ``==`` shares its
+judged optimum); the others are new instances, judged by the oracle like any
+other.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from knapsack_audit.cases import Case
+from knapsack_audit.scaling import table_cells
+from knapsack_audit.strategies import SCALE, unit_memory
+
+TYPES_CELLS = 4_000_000
+"""Largest table of a rewritten call: a pure-Python table solver answers it in seconds."""
+
+WHOLE_BUDGET_CELLS = 12_000_000
+"""Largest table of a whole-budget call (``n * 10001`` cells: up to 1199 items)."""
+
+WHOLE_BUDGET = 1
+"""The whole budget, in GB, as an ``int``."""
+
+
+def other_types_calls(calls: Sequence[Case]) -> list[Case]:
+    """The rewritings of :mod:`this module <knapsack_audit.real_types>` of
+    ``calls``, per rewriting, in the order of their originals.
+
+    >>> calls = [Case.of([0.0, 0.0001], [2.0, 0.5], 0.0), Case.of([0.5] * 4, [1.0] * 4, 1.0)]
+    >>> for case in other_types_calls(calls):
+    ...     print(case.as_call())
+    solver([-0.0, 0.0001], [2.0, 0.5], -0.0)
+    solver([0, 0.0001], [2, 0.5], 0)
+    solver([0.5] * 4, [1] * 4, 1)
+    solver([np.float64(0.0), np.float64(0.0001)], [np.int32(2), np.float64(0.5)], np.float64(0.0))
+    solver([np.float64(0.5)] * 4, [np.int32(1)] * 4, np.float64(1.0))
+    solver([np.float64(0.5)] * 4, [np.int32(536870912)] * 4, np.float64(1.0))
+    solver([np.float64(0.5)] * 4, [np.int64(2305843009213693952)] * 4, np.float64(1.0))
+    solver([0.0, 2.0], [2.0, 0.5], 1)
+    solver([0.5] * 4, [1.0] * 4, 1)
+    """
+    small = [case for case in calls if table_cells(case) <= TYPES_CELLS]
+    return [
+        *_each(small, signed_zeros),
+        *_each(small, as_python_ints),
+        *_each(small, as_numpy_scalars),
+        *_each(small, functools.partial(numpy_total_past, np.int32)),
+        *_each(small, functools.partial(numpy_total_past, np.int64)),
+        *_each(calls, whole_budget),
+    ]
+
+
+def _each(calls: Sequence[Case], rewrite: Callable[[Case], Case | None]) -> list[Case]:
+    """Per item count's bit length, ``rewrite`` of the first call it applies to."""
+    chosen: dict[int, Case] = {}
+    for case in calls:
+        bucket = case.n.bit_length()
+        if bucket not in chosen and (rewritten := rewrite(case)) is not None:
+            chosen[bucket] = rewritten
+    return list(chosen.values())
+
+
+def signed_zeros(case: Case) -> Case | None:
+    """``case`` with every zero memory and a zero budget as ``-0.0``; ``None``
+    if it has none."""
+    if all(m != 0 for m in case.memory) and case.max_memory != 0:
+        return None
+    memory = tuple(-0.0 if m == 0 else m for m in case.memory)
+    return Case(memory, case.runtime, -0.0 if case.max_memory == 0 else case.max_memory)
+
+
+def as_python_ints(case: Case) -> Case | None:
+    """``case`` with every whole value as an ``int``; ``None`` if it has no
+    whole runtime (a whole memory or budget alone is mostly 0)."""
+    if not any(_whole(r) for r in case.runtime):
+        return None
+    return Case(
+        tuple(map(_int_if_whole, case.memory)),
+        tuple(map(_int_if_whole, case.runtime)),
+        _int_if_whole(case.max_memory),
+    )
+
+
+def as_numpy_scalars(case: Case) -> Case | None:
+    """``case`` in numpy scalars: memories and budget ``float64``, whole
+    runtimes ``int32`` if every whole one fits in it, else ``int64``, the
+    others ``float64``; ``None`` for an empty case."""
+    if case.n == 0:
+        return None
+    whole = [int(r) for r in case.runtime if _whole(r)]
+    fits = all(-(2**31) <= r < 2**31 for r in whole)
+    integer = np.int32 if fits else np.int64
+    runtime = tuple(integer(int(r)) if _whole(r) else np.float64(r) for r in case.runtime)
+    return Case(tuple(map(np.float64, case.memory)), runtime, np.float64(case.max_memory))
+
+
+def numpy_total_past(integer: type[np.signedinteger[Any]], case: Case) -> Case | None:
+    """``case`` in numpy scalars, its runtimes, all whole and >= 0, times the
+    least factor that takes their total past ``integer``'s largest value, as
+    ``integer``; ``None`` if some runtime is not whole or negative, or one
+    would not fit.
+
+    >>> numpy_total_past(np.int32, Case.of([0.0001] * 3, [1.0, 2.0, 3.0], 0.0002)).runtime
+    (np.int32(357913942), np.int32(715827884), np.int32(1073741826))
+    """
+    largest = int(np.iinfo(integer).max)
+    if case.n < 2 or not all(_whole(r) and r >= 0 for r in case.runtime):
+        return None
+    runtime = [int(r) for r in case.runtime]
+    factor = largest // max(sum(runtime), 1) + 1
+    if max(runtime) * factor > largest:
+        return None
+    return Case(
+        tuple(map(np.float64, case.memory)),
+        tuple(integer(r * factor) for r in runtime),
+        np.float64(case.max_memory),
+    )
+
+
+def whole_budget(case: Case) -> Case | None:
+    """``case``'s items, their weights scaled to about twice
+    :data:`WHOLE_BUDGET` GB in all (each positive weight at least 1 unit),
+    under the budget :data:`WHOLE_BUDGET` as an ``int``; ``None`` if the
+    table would pass :data:`WHOLE_BUDGET_CELLS` cells or no item has weight."""
+    weights = [round(m * SCALE) for m in case.memory]
+    total = sum(weights)
+    units = WHOLE_BUDGET * SCALE
+    if total == 0 or case.n * (units + 1) > WHOLE_BUDGET_CELLS:
+        return None
+    scaled = [0 if w == 0 else max(1, round(w * 2 * units / total)) for w in weights]
+    return Case(tuple(map(unit_memory, scaled)), case.runtime, WHOLE_BUDGET)
+
+
+def _whole(value: Any) -> bool:
+    return float(value).is_integer() and abs(value) < 2**63
+
+
+def _int_if_whole(value: Any) -> Any:
+    return int(value) if _whole(value) else value
