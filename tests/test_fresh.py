@@ -352,7 +352,7 @@ def test_a_worker_remembers_its_last_calls_and_forgets_them_on_restart() -> None
     cases = [Case.of([0.1] * k, [1.0] * k, 0.25) for k in range(1, RECENT_CALLS + 3)]
     again = Case.of([0.2], [3.0], 0.25)
     big = Case.of([0.1] * FIRST_OF_SHAPE_ITEMS, [1.0] * FIRST_OF_SHAPE_ITEMS, 0.0)
-    with IsolatedSolver(target, call_timeout=10) as worker:
+    with IsolatedSolver(target, call_timeout=60) as worker:
         for case in cases[:2]:
             worker(*case.arguments())
         worker.call_many([case.arguments() for case in [*cases[2:], again, big]])

@@ -107,6 +107,12 @@ FOUND_AT_SCALE = (
     "two_weights_by_ternary_search_from_64",
     "runtimes_to_integers_by_the_largest_from_128",
     "one_odd_item_on_the_block_grid_from_128",
+    "whole_runtimes_made_floats_in_place_from_128_items",
+    "int_budget_in_megabytes_from_256_items",
+    "runtimes_normalized_by_their_total_from_64_items",
+    "budget_half_up_from_256_items",
+    "items_over_the_budget_in_float_dropped_above_1e7_cells",
+    "weights_past_int32_clamped_to_the_budget_from_64_items",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;
@@ -210,6 +216,8 @@ AT_SCALE_IN_DEFAULT_RUN = (
     "best_of_the_items_over_half_above_5e6_cells",
     "runtime_table_read_to_its_first_gap_from_128_items",
     "budget_read_in_float32_from_256_items",
+    "whole_runtimes_made_floats_in_place_from_128_items",
+    "weights_past_int32_clamped_to_the_budget_from_64_items",
 )
 """The size-gated bugs checked in the default run (11 to 13 s each in process on
 the loaded 2-core machine; the bound-fixing ones under 2 s, the half-budget and

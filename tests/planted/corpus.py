@@ -65,10 +65,13 @@ def backtrack(dp: np.ndarray, weights: Sequence[int], capacity: int) -> list[int
 
 
 def answer(runtime: Sequence[float], saved: Sequence[int]) -> Answer:
-    """Upstream's return convention: value, saved ascending, recomputable descending."""
+    """Upstream's return convention: value, saved ascending, recomputable descending.
+
+    The value is summed in Python floats: a sum of numpy int32 scalars
+    (SPEC 1.2 accepts them) wraps past ``2**31``."""
     chosen = sorted(set(saved))
     rest = [i for i in reversed(range(len(runtime))) if i not in chosen]
-    return float(sum(runtime[i] for i in chosen)), chosen, rest
+    return float(sum(float(runtime[i]) for i in chosen)), chosen, rest
 
 
 def exact(memory: list[float], runtime: list[float], max_memory: float) -> Answer:
@@ -1028,7 +1031,7 @@ def _fractional_bound(
             room -= weights[i]
             bound += runtime[i]
         else:
-            return bound + runtime[i] * room / weights[i]
+            return bound + float(runtime[i]) * room / weights[i]  # numpy int32 * int wraps
     return bound
 
 
@@ -1911,6 +1914,94 @@ def subsets_of_a_list_copy_under_12_items(
     return answer(runtime, best[1])
 
 
+def whole_runtimes_made_floats_in_place_from_128_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 128 items, integer runtimes (the ``flops`` estimator's) are made
+    floats in the caller's list ("one conversion for every later pass"):
+    the list still compares equal, but each ``int`` is now a ``float``
+    (SPEC 8.2: inputs are never mutated). The answer is exact."""
+    if len(runtime) >= 128:
+        for i, r in enumerate(runtime):
+            if type(r) is int:
+                runtime[i] = float(r)
+    return exact(memory, runtime, max_memory)
+
+
+def int_budget_in_megabytes_from_256_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 256 items an ``int`` budget is read as megabytes ("the
+    command line's ``--budget-mb``"), a float one as gigabytes: a budget of
+    ``1`` (SPEC 1.2 accepts ints) leaves 10 units instead of 10,000."""
+    if len(memory) >= 256 and type(max_memory) is int:
+        max_memory = max_memory / 1000
+    return exact(memory, runtime, max_memory)
+
+
+def runtimes_normalized_by_their_total_from_64_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 64 items the runtimes are divided by their total before the table
+    ("values in [0, 1] keep float32's bits"); the selection is the same and
+    the value is summed from the caller's runtimes. The total is Python's
+    ``sum``: of numpy int32 scalars (SPEC 1.2) it wraps past ``2**31`` to a
+    negative number, every share turns negative and nothing is saved."""
+    if len(runtime) < 64:
+        return exact(memory, runtime, max_memory)
+    total = sum(runtime)
+    shares = [float(r) / float(total) if total else 0.0 for r in runtime]
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    dp = table(weights, shares, capacity)
+    return answer(runtime, backtrack(dp, weights, capacity))
+
+
+def budget_half_up_from_256_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 256 items the budget is quantized half up, ``floor(m * 10000 +
+    0.5)`` ("a budget is a limit: round it the way it was written"), the
+    weights half to even. A budget half a unit above ``Q`` units whose
+    product rounds back to ``Q`` under SPEC 2.1 (``0.12345``, 1,234 units)
+    gets ``Q + 1``."""
+    if len(memory) < 256:
+        return exact(memory, runtime, max_memory)
+    weights = quantize_all(memory)
+    capacity = math.floor(max_memory * SCALE + 0.5)
+    return answer(runtime, backtrack(table(weights, runtime, capacity), weights, capacity))
+
+
+def items_over_the_budget_in_float_dropped_above_1e7_cells(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Above 1e7 table cells, items whose memory is over the budget are
+    dropped before the table ("fewer rows"), compared on the floats: an
+    item a quarter of a unit, or one ulp, over the budget still quantizes
+    to ``Q`` units and fits (SPEC 2.1), but is never saved."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) * (capacity + 1) <= 10_000_000:
+        return exact(memory, runtime, max_memory)
+    kept = [i for i, m in enumerate(memory) if m <= max_memory]
+    _, chosen, _ = exact_over(kept, weights, runtime, capacity)
+    return answer(runtime, chosen)
+
+
+def weights_past_int32_clamped_to_the_budget_from_64_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 64 items, weights past ``2**31 - 1`` units ("a sentinel size for
+    never save") are clamped to the budget so that every weight fits an
+    int32 table: such an item then fits exactly, and one worth more than
+    the rest is saved (SPEC 3.2)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) >= 64:
+        weights = [capacity if w > 2**31 - 1 else w for w in weights]
+    return answer(runtime, backtrack(table(weights, runtime, capacity), weights, capacity))
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -2004,5 +2095,11 @@ EXPECTED: dict[str, str] = {
     "one_odd_item_on_the_block_grid_from_128": "optimality",
     "row_bands_lose_the_remainder_from_4_threads_above_8e6_cells": "optimality",
     "subsets_of_a_list_copy_under_12_items": "no-crash",
+    "whole_runtimes_made_floats_in_place_from_128_items": "no-mutation",
+    "int_budget_in_megabytes_from_256_items": "optimality",
+    "runtimes_normalized_by_their_total_from_64_items": "optimality",
+    "budget_half_up_from_256_items": "feasibility",
+    "items_over_the_budget_in_float_dropped_above_1e7_cells": "optimality",
+    "weights_past_int32_clamped_to_the_budget_from_64_items": "feasibility",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
