@@ -78,6 +78,14 @@ class FreshWorker(Protocol):
     ) -> AbstractContextManager[Any]: ...
 
 
+def _time_left(worker: Any, call_timeout: float, deadline: float) -> bool:
+    """Whether time is left before ``deadline``; if so, the next call's
+    timeout is cut to it, so that no call runs past the window."""
+    left = deadline - time.monotonic()
+    worker.call_timeout = min(call_timeout, max(left, 0.0))
+    return left > 0
+
+
 def recheck(
     fresh: FreshWorker,
     judge: Judge,
@@ -114,10 +122,12 @@ def recheck(
         try:
             with fresh(min(call_timeout, left)) as worker:
                 for earlier in first:
-                    if time.monotonic() > deadline:  # a long replay ends with the time
-                        return None
+                    if not _time_left(worker, call_timeout, deadline):
+                        return None  # a long replay ends with the time
                     if isinstance(props.call(worker, earlier).error, LOST_STATE):
                         return None
+                if not _time_left(worker, call_timeout, deadline):
+                    return None
                 outcome = props.call(worker, case)
                 if isinstance(outcome.error, LOST_STATE):
                     return None

@@ -418,3 +418,40 @@ def test_a_finding_not_noted_on_its_own_case_gets_its_calls_before_at_the_end() 
         "optimality": (other, (first, a, failing)),
         "partition": (a, (other,)),
     }
+
+
+def test_no_replay_is_given_more_time_than_the_window_has_left() -> None:
+    """SPEC 8.1: each call of a re-check gets at most the time left in the
+    re-checks' window as its timeout, so a slow replay ends with the window
+    instead of running a whole call timeout past it."""
+    timeouts: list[tuple[float, float]] = []
+
+    class Worker:
+        call_timeout = 0.0
+
+        def __call__(self, memory: list[float], runtime: list[float], max_memory: float) -> Any:
+            timeouts.append((time.monotonic(), self.call_timeout))
+            time.sleep(0.05)
+            return dp_knapsack(memory, runtime, max_memory)
+
+    @contextmanager
+    def fresh(call_timeout: float) -> Iterator[Any]:
+        worker = Worker()
+        worker.call_timeout = call_timeout
+        yield worker
+
+    others = tuple(Case.of([0.1 * k], [1.0], 0.5) for k in range(1, 41))
+    findings = {"partition": Finding("partition", "SPEC 7.2(b)", "missing", PERMUTED)}
+    started = time.monotonic()
+    recheck(
+        fresh,
+        Judge(exact=True),
+        findings,
+        {"partition": (PERMUTED, others)},
+        call_timeout=10,
+        seconds=1.0,
+    )
+    deadline = started + 1.0
+    assert time.monotonic() - started < 2.0
+    assert len(timeouts) > 10
+    assert all(timeout <= deadline - at + 1e-3 for at, timeout in timeouts)
