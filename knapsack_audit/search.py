@@ -76,6 +76,8 @@ from knapsack_audit.strategies import (
     LARGEST_REAL_ITEMS,
     ONE_SIDED_PLACES,
     OVER_IN_FLOAT,
+    PAST_LARGEST_ITEMS,
+    PAST_LARGEST_REGIONS,
     PLACES,
     REGION_BUILDERS,
     SIZE_TIERS,
@@ -579,7 +581,11 @@ def breadth_cases(
     onwards), :data:`~knapsack_audit.strategies.OVER_IN_FLOAT` calls with an
     item of exactly the budget's weight written over it in float
     (:func:`~knapsack_audit.strategies.over_in_float_case`, past twice the
-    largest real table), then the calls
+    largest real table), one of each of
+    :data:`~knapsack_audit.strategies.PAST_LARGEST_REGIONS` at
+    :data:`~knapsack_audit.strategies.PAST_LARGEST_ITEMS` items and one per
+    direction of :data:`FLOAT32_BUDGET_DIRECTIONS` there (from an rng of
+    their own), then the calls
     :func:`~knapsack_audit.real_types.other_types_calls` writes again from
     all of them in the other real types SPEC 1 accepts (signed zeros, ints,
     numpy scalars, an int budget), which draw nothing from ``rng``."""
@@ -725,6 +731,14 @@ def breadth_cases(
     over_in_float = [
         over_in_float_case(rng, n, over) for over, n in _each_at_a_size(rng, OVER_IN_FLOAT)
     ]
+    past_rng = random.Random(f"{seed}: past the largest real call")  # rng's stream unchanged
+    past_largest = [
+        *(REGION_BUILDERS[region](past_rng, PAST_LARGEST_ITEMS) for region in PAST_LARGEST_REGIONS),
+        *(
+            float32_budget_case(past_rng, PAST_LARGEST_ITEMS, up)
+            for up in FLOAT32_BUDGET_DIRECTIONS
+        ),
+    ]
     calls: list[BreadthCase] = [
         *cheap,
         *raised_twice,
@@ -759,6 +773,7 @@ def breadth_cases(
         *periodic_layers,
         *few_items,
         *over_in_float,
+        *past_largest,
     ]
     costliest: list[BreadthCase] = [
         *[case for case in dropped if _cells(case) >= HUGE_BUDGET_CELLS],

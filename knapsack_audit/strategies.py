@@ -489,10 +489,13 @@ def _float32_region(rng: random.Random, n: int) -> Case:
     """Memories, most of them, and the budget beside a half-way point, where
     their quantization in float32 is a unit off SPEC 2.1's: a solver that
     quantizes the weights, or the budget alone, in float32 (``torch.tensor``'s
-    default dtype) answers another instance."""
+    default dtype) answers another instance. The last item (of two or more)
+    is just over half a unit: 1 unit in float64, free in float32."""
     weights = _split_units(rng, n, _most_units(n))
     memory = [float32_split_memory(w) if rng.random() < 0.7 else unit_memory(w) for w in weights]
     memory[0] = float32_split_memory(weights[0])
+    if n >= 2:  # a unit in float64 that float32 takes for a free item
+        memory[-1] = float32_split_memory(0)
     quantized = [round(m * SCALE) for m in memory]
     budget = float32_split_budget(_boundary_budget(quantized, rng))
     return Case(tuple(memory), tuple(_whole(rng, n)), budget)
@@ -500,7 +503,11 @@ def _float32_region(rng: random.Random, n: int) -> Case:
 
 def _near_copy_region(rng: random.Random, n: int) -> Case:
     """Pairs of near-copies: memories across a half-way point (one ulp or a
-    relative gap apart, different quantized weights) or runtimes a gap apart."""
+    relative gap apart, different quantized weights) or runtimes a gap apart,
+    every second such pair on two sizes a unit apart: equal in float32 at
+    the gaps under ``2**-24`` (one ulp, 1e-9), they swap the items of a
+    solver that orders rows by float32 runtimes and maps them back in
+    float64."""
     memory: list[float] = []
     runtime: list[float] = []
     most = _most_units(n)
@@ -514,7 +521,8 @@ def _near_copy_region(rng: random.Random, n: int) -> Case:
             runtime += [r, r]
         else:
             m = unit_memory(max(units, 1))
-            memory += [m, m]
+            other = m if len(memory) % 4 == 0 else unit_memory(max(units, 1) + 1)
+            memory += [m, other]
             runtime += [r, near(r, gap, up=rng.random() < 0.5)]
     memory, runtime = memory[:n], runtime[:n]
     quantized = [round(m * SCALE) for m in memory]
@@ -1668,6 +1676,20 @@ def exact_fit_case(rng: random.Random, n: int, zero_budget: bool) -> Case:
         weights[k], runtime[k] = budget, 2.0 * sum(runtime)
     return _case_of_units(list(zip(weights, runtime, strict=True)), budget)
 
+
+PAST_LARGEST_ITEMS = 2 * LARGEST_REAL_ITEMS
+"""Items of the breadth phase's calls past the largest real call's count
+(deeper models, more layers): 2,114."""
+PAST_LARGEST_REGIONS = (
+    "float32 quantization differs",
+    "half-way memories",
+    "near-copies",
+    "free items",
+    "budget = float sum < quantized sum",
+)
+"""The regions of rounding edges carried past the largest real call's count
+(:data:`PAST_LARGEST_ITEMS`): a fast path that switches on ``n >= 1536``
+meets them there."""
 
 OVER_IN_FLOAT: tuple[float | str, ...] = ("ulp", 0.25)
 """How far :func:`over_in_float_case`'s key item's memory is written past

@@ -63,6 +63,8 @@ from knapsack_audit.strategies import (
     LARGE_BUDGET_UNITS,
     LARGEST_REAL_ITEMS,
     PACKED_TABLE_CELLS,
+    PAST_LARGEST_ITEMS,
+    PAST_LARGEST_REGIONS,
     PAST_POWER_COPIES,
     REGION_BUILDERS,
     SCALE,
@@ -1713,3 +1715,44 @@ def test_tiny_runtime_copies_agree_at_every_scale_s_decimal() -> None:
             case = tiny_runtime_copies_case(rng, n, scale)
             assert case.n == n
             assert _copies_to_decimals(case, decimals) >= 64, (scale, n)
+
+
+def test_every_breadth_phase_carries_rounding_edges_past_the_largest_real_call() -> None:
+    """SPEC 2.1, 6.3: at twice the largest real call's item count (deeper
+    models), every breadth phase holds each region of
+    ``PAST_LARGEST_REGIONS`` and two budgets float32 reads a unit off, with
+    a memory of 1 unit in float64 that float32 takes for a free item, a
+    budget whose float32 product rounds to another unit, and runtimes equal
+    in float32 but not in float64 on items of different weights. A blind
+    corpus passed a budget quantized through a float32 tensor from 1536
+    items, zero weights detected in float32 from 1024 items, and rows
+    sorted by float32 runtime mapped back in float64 from 384 items
+    (docs/blind-corpus-12)."""
+    for seed in range(3):
+        big = [
+            case
+            for case in (getattr(call, "case", call) for call in breadth_cases(seed))
+            if case.n == PAST_LARGEST_ITEMS
+        ]
+        assert len(big) >= len(PAST_LARGEST_REGIONS) + 2, seed
+
+        def free_in_float32(case: Case) -> bool:
+            return any(
+                round(m * 1e4) == 1 and round(float(np.float32(m)) * 1e4) == 0 for m in case.memory
+            )
+
+        def budget_a_unit_off_in_float32(case: Case) -> bool:
+            product = np.float32(case.max_memory) * np.float32(1e4)
+            return round(float(product)) != round(case.max_memory * 1e4)
+
+        def float32_ties_of_two_weights(case: Case) -> bool:
+            q = weights(case)
+            return any(
+                case.runtime[i] != case.runtime[i + 1]
+                and np.float32(case.runtime[i]) == np.float32(case.runtime[i + 1])
+                and q[i] != q[i + 1]
+                for i in range(case.n - 1)
+            )
+
+        for wanted in (free_in_float32, budget_a_unit_off_in_float32, float32_ties_of_two_weights):
+            assert any(wanted(case) for case in big), (seed, wanted.__name__)
