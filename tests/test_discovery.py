@@ -1056,11 +1056,19 @@ def _mutated(module: ModuleType, old: str, new: str) -> dict[str, Any]:
 
 def _breadth_calls(select: Callable[[Case], bool]) -> Iterator[tuple[int, str, list[Case]]]:
     """``(seed, domain, calls)`` for seeds 0-2 in both domains: the breadth
-    phase's calls that ``select`` accepts."""
+    phase's calls that ``select`` accepts, but the ones written again in
+    other real types (equal to their originals, or under a budget not a
+    plain float: tests/test_real_types.py) and the ones past the largest
+    real call (``PAST_LARGEST_ITEMS``: their own test below)."""
     for seed in range(3):
         for domain in ("partitioner", "extended"):
-            cases = breadth_cases(seed, domain=domain)
-            yield seed, domain, [c for c in cases if isinstance(c, Case) and select(c)]
+            cases = [c for c in breadth_cases(seed, domain=domain) if isinstance(c, Case)]
+            drawn = [
+                c
+                for c in dict.fromkeys(cases)
+                if type(c.max_memory) is float and c.n != PAST_LARGEST_ITEMS
+            ]
+            yield seed, domain, [c for c in drawn if select(c)]
 
 
 def _exact_but_failed_when_patched(
