@@ -307,6 +307,23 @@ def saved_weight(case: Case, saved: Sequence[int]) -> int:
     return sum(quantize(float(case.memory[i])) for i in saved)
 
 
+def exact_number(value: Any) -> Fraction:
+    """A returned value as an exact fraction of Python ints: a numpy integer
+    (SPEC 1.2 inputs summed by a solver give one) through ``int``, so that
+    no fixed-width arithmetic runs inside the fraction, another rational as
+    it is, anything else through ``float``.
+
+    >>> import numpy as np
+    >>> exact_number(np.int64(2**62)) * 4 == 2**64
+    True
+    """
+    if isinstance(value, numbers.Integral):
+        return Fraction(int(value))
+    if isinstance(value, numbers.Rational):
+        return Fraction(value)
+    return Fraction(float(value))
+
+
 def saved_value(case: Case, saved: Sequence[int]) -> Fraction:
     """Exact value of a selection (SPEC 3.1)."""
     return sum((Fraction(float(case.runtime[i])) for i in saved), Fraction(0))
@@ -452,7 +469,7 @@ def value_consistency(outcome: Outcome, case: Case, judge: Judge) -> list[Findin
             )
         ]
     exact = saved_value(case, saved)
-    returned = Fraction(value) if isinstance(value, numbers.Rational) else Fraction(float(value))
+    returned = exact_number(value)
     if judge.exact:
         if isinstance(outcome.result[0], float) and returned == Fraction(float(exact)):
             return _order(outcome, case)

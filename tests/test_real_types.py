@@ -218,3 +218,23 @@ def test_a_worker_reports_an_int_made_a_float_in_place(tmp_path: Path) -> None:
     with IsolatedSolver(target, call_timeout=30) as worker:
         outcome = props.call(worker, Case.of([0.5, 0.5], [1, 2], 0.0))
     assert outcome.extras["mutated"] is True
+
+
+def test_a_value_summed_in_numpy_int64_is_judged_not_fatal() -> None:
+    """SPEC 1.2, 7.2(e): a solver that sums numpy int64 runtimes returns a
+    numpy int64 value; one that wrapped around is a value-consistency
+    finding, and judging it raises nothing (the auditor once crashed on a
+    fixed-width product inside the fraction)."""
+    base = Case.of([0.0001] * 64, [float(r) for r in range(1, 65)], 0.0064)
+    case = numpy_total_past(np.int64, base)
+    assert case is not None
+
+    def wraps(memory: list[Any], runtime: list[Any], max_memory: Any) -> Any:
+        saved = list(range(len(memory)))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            value = sum(runtime[i] for i in saved)
+        return value, saved, []
+
+    found = props.check_call(wraps, case, Judge(exact=False), ["value-consistency"])
+    assert [finding.property for finding in found] == ["value-consistency"]
