@@ -82,13 +82,25 @@ def other_types_calls(calls: Sequence[Case]) -> list[Case]:
 
 
 def _each(calls: Sequence[Case], rewrite: Callable[[Case], Case | None]) -> list[Case]:
-    """Per item count's bit length, ``rewrite`` of the first call it applies to."""
+    """Per item count's bit length, ``rewrite`` of the first call it applies to
+    (:func:`first_of_each_size` with the identity)."""
     chosen: dict[int, Case] = {}
     for case in calls:
         bucket = case.n.bit_length()
         if bucket not in chosen and (rewritten := rewrite(case)) is not None:
             chosen[bucket] = rewritten
     return list(chosen.values())
+
+
+def first_of_each_size(calls: Sequence[Case], most_cells: int = TYPES_CELLS) -> list[Case]:
+    """Of ``calls``, the first of every item count's bit length with at most
+    ``most_cells`` table cells, in their order.
+
+    >>> calls = [Case.of([0.1] * n, [1.0] * n, 0.5) for n in (1, 3, 2, 9)]
+    >>> [case.n for case in first_of_each_size(calls)]
+    [1, 3, 9]
+    """
+    return _each([case for case in calls if table_cells(case) <= most_cells], lambda case: case)
 
 
 def signed_zeros(case: Case) -> Case | None:

@@ -45,7 +45,7 @@ from knapsack_audit.cases import Case
 from knapsack_audit.fresh import LOST_STATE, FreshWorker
 from knapsack_audit.isolation import SolverFailure
 from knapsack_audit.properties import Finding, Judge
-from knapsack_audit.scaling import table_cells
+from knapsack_audit.real_types import first_of_each_size
 from knapsack_audit.strategies import unit_memory
 from knapsack_audit.targets import TargetError
 
@@ -141,18 +141,10 @@ def every_item_fits(case: Case) -> Fraction:
 def tuple_sample(calls: Sequence[Case]) -> list[Case]:
     """Of ``calls``, the first of every item count's bit length (0, 1, 2-3,
     4-7, ...) with at most :data:`TUPLE_SAMPLE_CELLS` table cells, in their
-    order: one call of every size the audit reached, for a solver whose
-    handling of tuples switches on ``n``.
-
-    >>> calls = [Case.of([0.1] * n, [1.0] * n, 0.5) for n in (1, 3, 2, 9)]
-    >>> [case.n for case in tuple_sample(calls)]
-    [1, 3, 9]
-    """
-    sample: dict[int, Case] = {}
-    for case in calls:
-        if table_cells(case) <= TUPLE_SAMPLE_CELLS:
-            sample.setdefault(case.n.bit_length(), case)
-    return list(sample.values())
+    order (:func:`~knapsack_audit.real_types.first_of_each_size`): one call
+    of every size the audit reached, for a solver whose handling of tuples
+    switches on ``n``."""
+    return first_of_each_size(calls, TUPLE_SAMPLE_CELLS)
 
 
 def threaded_plan(calls: Sequence[Case] = ()) -> dict[int, list[ThreadedCall]]:
