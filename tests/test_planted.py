@@ -113,6 +113,9 @@ FOUND_AT_SCALE = (
     "budget_half_up_from_256_items",
     "items_over_the_budget_in_float_dropped_above_1e7_cells",
     "weights_past_int32_clamped_to_the_budget_from_64_items",
+    "budget_through_a_float32_tensor_from_2048_items",
+    "free_items_told_apart_in_float32_from_1024_items",
+    "rows_by_float32_gain_mapped_back_in_float64_from_384_items",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;

@@ -2002,6 +2002,65 @@ def weights_past_int32_clamped_to_the_budget_from_64_items(
     return answer(runtime, backtrack(table(weights, runtime, capacity), weights, capacity))
 
 
+def budget_through_a_float32_tensor_from_2048_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 2,048 items ("a whole model's activations: sweep the budget on
+    the device") the budget is scaled and rounded in float32; the weights
+    stay in float64. A budget beside a half unit whose float32 product
+    rounds the other way (``0.10004999`` is 1,000 units, in float32
+    ``1000.5`` rounds to 1,000 or up) leaves a unit more than SPEC 2.1's
+    ``Q``, and a full answer does not fit."""
+    weights = quantize_all(memory)
+    if len(weights) < 2048:
+        return exact(memory, runtime, max_memory)
+    capacity = int(np.rint(np.float32(max_memory) * np.float32(SCALE)))
+    return answer(runtime, backtrack(table(weights, runtime, capacity), weights, capacity))
+
+
+def free_items_told_apart_in_float32_from_1024_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 1,024 items the free items are found in float32 ("one vector
+    compare over the whole list") and saved before the table, which holds
+    the others at the full budget. A memory of half a unit that rounds to
+    1 unit in float64 and to 0 in float32 (``float32_split_memory``) is
+    saved for free: with the budget full, the answer is a unit over
+    (SPEC 2.1, 3.2)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) < 1024:
+        return exact(memory, runtime, max_memory)
+    scaled = np.asarray(memory, dtype=np.float32) * np.float32(SCALE)
+    free = [i for i in range(len(weights)) if np.rint(scaled[i]) == 0 and runtime[i] > 0]
+    free_set = set(free)
+    kept = [i for i in range(len(weights)) if i not in free_set]
+    _, chosen, _ = exact_over(kept, weights, runtime, capacity)
+    return answer(runtime, chosen + free)
+
+
+def rows_by_float32_gain_mapped_back_in_float64_from_384_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 384 items the rows go in by descending gain ("the big gains
+    first fill the table's useful columns early"), sorted on a float32 copy
+    of the runtimes; the rows are mapped back to the caller's indices
+    through the float64 order. Two runtimes equal in float32 but not in
+    float64, on items of different weights, swap: the answer names the
+    other item (SPEC 3.2, 5.4)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) < 384:
+        return exact(memory, runtime, max_memory)
+    gains32 = np.asarray(runtime, dtype=np.float32)
+    rows = np.argsort(-gains32, kind="stable")
+    back = np.argsort(-np.asarray(runtime, dtype=np.float64), kind="stable")
+    row_weights = [weights[int(i)] for i in rows]
+    row_gains = [float(runtime[int(i)]) for i in rows]
+    taken = backtrack(table(row_weights, row_gains, capacity), row_weights, capacity)
+    return answer(runtime, [int(back[r]) for r in taken])
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -2101,5 +2160,8 @@ EXPECTED: dict[str, str] = {
     "budget_half_up_from_256_items": "feasibility",
     "items_over_the_budget_in_float_dropped_above_1e7_cells": "optimality",
     "weights_past_int32_clamped_to_the_budget_from_64_items": "feasibility",
+    "budget_through_a_float32_tensor_from_2048_items": "feasibility",
+    "free_items_told_apart_in_float32_from_1024_items": "feasibility",
+    "rows_by_float32_gain_mapped_back_in_float64_from_384_items": "feasibility",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
