@@ -29,14 +29,16 @@ mutates its input lists   the worker sends the changed lists back and the
                           proxy applies them to the caller's lists, so the
                           engine's own check sees it (``no-mutation``, 8.2)
 returns odd types         sent back as they are when the auditing process can
-                          unpickle them (numpy integers stay numpy integers);
+                          unpickle them (numpy integers stay numpy integers,
+                          torch tensors travel by value: :func:`send_plain`);
                           anything else becomes an :class:`Opaque` description
 returns a huge or         conversion is bounded (:func:`portable`): a list
 self-referencing answer   longer than the instance allows arrives as an
                           :class:`Oversized` (its length only), nesting deeper
                           than :data:`MAX_DEPTH` as an :class:`Opaque`
 breaks the conversion     the tool's own failure is reported as such, with
-                          its cause: :class:`ToolFailure`
+(or the auditor cannot    its cause: :class:`ToolFailure`; a reply the
+read the reply)           auditor cannot read also stops the worker
 ========================  ===================================================
 
 The auditor starts a keeper with :mod:`subprocess` (``python -c``, in a new
@@ -329,12 +331,12 @@ def _worker_main(
     try:
         solver = load(target.entry.name, target.label)
     except TargetError as error:
-        connection.send(("load-error", str(error)))
+        send_plain(connection, ("load-error", str(error)))
         return
     if os.getpid() != worker:  # the target forked while loading: the copy must not answer
         os._exit(0)
     kill_descendants()
-    connection.send(("ready",))
+    send_plain(connection, ("ready",))
     limit_note = "" if memory_limit is None else f" (limit {format_bytes(memory_limit)})"
     while True:
         try:
@@ -347,9 +349,9 @@ def _worker_main(
             try:
                 solver = load(request.target.entry.name, request.target.label)
             except TargetError as error:
-                connection.send(("load-error", str(error)))
+                send_plain(connection, ("load-error", str(error)))
                 continue
-            connection.send(("ready",))
+            send_plain(connection, ("ready",))
             continue
         reply: Any
         if isinstance(request, list):  # a batch: one reply for many calls
@@ -357,10 +359,26 @@ def _worker_main(
         else:
             reply = _serve(solver, request, limit_note, worker)
         try:
-            connection.send(reply)
+            message = pickle.dumps(reply)
         except Exception as error:
             cause = f"sending the answer: {type(error).__name__}: {_text(error)}"
-            connection.send(("tool-error", cause))
+            message = pickle.dumps(("tool-error", cause))
+        connection.send_bytes(message)
+
+
+def send_plain(connection: Connection, message: Any) -> None:
+    """A worker's message to the auditing process, pickled by plain
+    :mod:`pickle`: a ``Connection.send`` pickles with multiprocessing's
+    reducers, which torch replaces for tensors by file descriptors shared
+    through a listener of the sending process; a worker started by
+    ``python -c`` has no key that listener accepts, so a solver that
+    returned a tensor would seem to raise ``AuthenticationError``."""
+    connection.send_bytes(pickle.dumps(message))
+
+
+def receive_plain(connection: Connection) -> Any:
+    """The worker's next message (:func:`send_plain`)."""
+    return pickle.loads(connection.recv_bytes())
 
 
 def _serve(solver: Any, request: tuple[Any, ...], limit_note: str, worker: int) -> tuple[Any, ...]:
@@ -571,7 +589,7 @@ class IsolatedSolver:
                 f"target {self.target.label}: loading took more than {self.load_timeout:g} s"
             )
         try:
-            reply = connection.recv()
+            reply = receive_plain(connection)
         except (EOFError, OSError):  # closed, or reset by a dying worker
             raise TargetError(
                 f"target {self.target.label}: loading it ended the process ({self._reap()})"
@@ -679,9 +697,15 @@ class IsolatedSolver:
         if waited == "died":
             raise WorkerDied(self._reap())
         try:
-            return connection.recv()
+            return receive_plain(connection)
         except (EOFError, OSError):  # closed, or reset by a dying worker
             raise WorkerDied(self._reap()) from None
+        except Exception as error:  # the tool's own failure, not the solver's
+            self.close(kill=True)
+            raise ToolFailure(
+                "knapsack-audit failed while receiving the answer, "
+                f"{type(error).__name__}: {_text(error)}"
+            ) from None
 
     def _wait(self, timeout: float) -> str:
         """``'reply'`` once the worker has answered (or closed the socket), ``'died'``

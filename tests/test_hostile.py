@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import select
 import socket
 import subprocess
@@ -26,13 +27,23 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import torch
 from test_cli import QUICK, Run, findings_by_property, knapsack_audit
 
+from knapsack_audit import isolation
 from knapsack_audit.captured import KEEP_BYTES, CapturedStream
 from knapsack_audit.cases import Case
-from knapsack_audit.isolation import IsolatedSolver, Oversized, WorkerDied, portable
+from knapsack_audit.isolation import IsolatedSolver, Oversized, ToolFailure, WorkerDied, portable
 from knapsack_audit.processes import children
-from knapsack_audit.properties import Outcome, determinism, is_call_timeout, partition
+from knapsack_audit.properties import (
+    Judge,
+    Outcome,
+    call,
+    check_call,
+    determinism,
+    is_call_timeout,
+    partition,
+)
 from knapsack_audit.sandbox import sandbox_problem
 from knapsack_audit.targets import parse_target
 
@@ -230,6 +241,47 @@ def test_solver_killing_its_parent_kills_only_the_keeper() -> None:
         if b"resource_tracker" not in Path(f"/proc/{pid}/cmdline").read_bytes()
     ]
     assert left == []
+
+
+def test_an_answer_in_tensors_arrives_as_it_is_and_is_judged() -> None:
+    """SPEC 7.2(a), 7.2(e): a solver that answers in torch tensors gets its
+    answer judged (a tensor is not a real number, nor an index list); the
+    transport does not fail on it. Sent by ``Connection.send``, torch's
+    reducers shipped the tensors as file descriptors through a listener that
+    refused the worker, and the call seemed to raise ``AuthenticationError``
+    (with about 560 KB of tracebacks on the worker's stderr per audit)."""
+    (target,) = parse_target(f"{HOSTILE / 'returns_tensors'}.py:solver")
+    case = Case.of([1e-4, 2e-4], [1.0, 3.0], 2e-4)
+    with IsolatedSolver(target, call_timeout=30) as solver:
+        outcome = call(solver, case)
+        findings = check_call(solver, case, Judge(), ["no-crash", "return-shape", "partition"])
+    assert outcome.error is None, outcome.error
+    value, saved, rest = outcome.result
+    assert isinstance(value, torch.Tensor) and value.item() == 1.0
+    assert isinstance(saved, torch.Tensor) and saved.tolist() == [0] and rest == [1]
+    assert [f.property for f in findings] == ["return-shape"]
+    assert "got tuple: (tensor(1., dtype=torch.float64), tensor([0])" in findings[0].message
+    _, stderr = solver.captured_output()
+    assert stderr.total_bytes == 0, stderr.head
+
+
+def test_an_answer_the_auditor_cannot_read_is_the_tools_failure() -> None:
+    """SPEC 7.2: when the auditing process cannot read a worker's reply, the
+    call raises ToolFailure naming the cause (never the solver's crash), and
+    the worker is stopped so that the next call starts clean."""
+    (target,) = parse_target(f"{HOSTILE / 'prints'}.py:solver")
+    with IsolatedSolver(target, call_timeout=30) as solver:
+        solver.start()
+
+        def unreadable(connection: object) -> object:
+            raise pickle.UnpicklingError("pickle data was truncated")
+
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(isolation, "receive_plain", unreadable)
+            with pytest.raises(ToolFailure, match="failed while receiving the answer, Unpick"):
+                solver([1e-4], [1.0], 1e-4)
+        assert solver.pid is None
+        assert solver([1e-4], [1.0], 1e-4) == (1.0, [0], [])
 
 
 def test_sandbox_flag_says_why_it_cannot_work(tmp_path: Path) -> None:
