@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 
 @dataclass(frozen=True)
 class Case:
@@ -62,10 +64,12 @@ class Case:
 
         Reads what :meth:`as_call` and :meth:`as_flat_call` write: literals,
         ``[v] * k`` and ``+`` between lists (``ast.literal_eval`` refuses the
-        last two).
+        last two), and numpy scalars as they print (``np.int32(3)``).
 
         >>> Case.from_call("f([0.0001] * 3, [1.0, 1.0] + [2.0], 0.0001)")
         ('f', Case(memory=(0.0001, 0.0001, 0.0001), runtime=(1.0, 1.0, 2.0), max_memory=0.0001))
+        >>> Case.from_call("f([np.float32(0.5)], [np.int32(3)], np.float64(0.5))")[1].runtime
+        (np.int32(3),)
         """
         expression = ast.parse(call.strip(), mode="eval").body
         if not (
@@ -137,8 +141,31 @@ def _runs(values: Sequence[Any]) -> list[tuple[Any, int]]:
     return runs
 
 
+NUMPY_SCALARS = frozenset(
+    {"bool"}
+    | {f"float{bits}" for bits in (16, 32, 64)}
+    | {f"{kind}{bits}" for kind in ("int", "uint") for bits in (8, 16, 32, 64)}
+)
+"""The numpy scalar types a printed call may name (``np.float64(0.1)``: their
+``repr``; SPEC 1.2 accepts numpy numbers, and the call evaluates to them
+with ``import numpy as np``)."""
+
+
 def _literal(node: ast.expr) -> Any:
-    """A literal, ``list * int`` or ``list + list``: the grouped form, nothing else."""
+    """A literal, ``list * int``, ``list + list`` or ``np.TYPE(literal)``: the
+    grouped form, nothing else."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "np"
+        and node.func.attr in NUMPY_SCALARS
+        and len(node.args) == 1
+        and not node.keywords
+    ):
+        return getattr(np, node.func.attr)(ast.literal_eval(node.args[0]))
+    if isinstance(node, ast.List):
+        return [_literal(element) for element in node.elts]
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Mult):
         left, right = _literal(node.left), _literal(node.right)
         if isinstance(node.op, ast.Add) and isinstance(left, list) and isinstance(right, list):

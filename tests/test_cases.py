@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from hypothesis import example, given
 from hypothesis import strategies as st
 
 from knapsack_audit.cases import Case, grouped_list
 
-FEW_VALUES = st.sampled_from([0.0, -0.0, 1e-4, 0.00015, 0.5, 1.0, 1e8, 3, True])
+FEW_VALUES = st.sampled_from(
+    [
+        *(0.0, -0.0, 1e-4, 0.00015, 0.5, 1.0, 1e8, 3, True),
+        *(np.float64(1e-4), np.float32(0.1), np.float64(-0.0), np.int32(3), np.int64(2**40)),
+    ]
+)
+"""Values of SPEC 1.2's types, numpy scalars included (they print as
+``np.float64(0.0001)``, which evaluates with ``import numpy as np``)."""
 
 
 @given(st.lists(FEW_VALUES, max_size=40))
