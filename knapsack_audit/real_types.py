@@ -29,12 +29,13 @@ The signed zeros, ints and numpy scalars keep every value, so the optimum
 is the original's (and a case equal to its original by ``==`` shares its
 judged optimum); the others are new instances, judged by the oracle like any
 other.
-Not passed: ``fractions.Fraction`` and ``numpy.float32`` values. SPEC 1.2
-accepts them and SPEC 2.1 quantizes ``float(m)``, but a solver that
-multiplies them as they come (``m * 10000``: exact for a Fraction, float32
-for a numpy float32, so ``0.00015`` weighs 1 or 2 units) quantizes otherwise,
-and the partitioner passes neither; a finding there would cry wolf on
-solvers correct on every call it makes. Our own solvers are checked on both
+Not passed (SPEC 4.5): ``fractions.Fraction`` and ``numpy.float32``
+values. SPEC 1.2 accepts them and SPEC 2.1 quantizes ``float(m)``, but
+upstream multiplies them as they come (``round(m * 10000)``: exactly for a
+Fraction, ``Fraction(3, 20000)`` weighing 2 units, not 1; in float32 for a
+numpy float32, ``np.float32(0.00025)`` weighing 2, not 3), and the
+partitioner passes neither; a finding there would cry wolf
+on upstream's own ``dp_knapsack``. Our own solvers are checked on both
 (tests/test_spec_inputs.py).
 """
 

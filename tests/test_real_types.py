@@ -146,6 +146,37 @@ def test_every_breadth_phase_holds_each_other_type_at_the_partitioner_sizes(
         assert _has(calls, lambda c: c.n >= 512 and type(c.memory[0]) is np.float64), seed
 
 
+PASSED_TYPES = (float, int, np.float64, np.int32, np.int64)
+"""What SPEC 4.5 lets the audit pass a third-party solver (integers: runtimes only)."""
+
+
+def test_every_breadth_value_quantizes_as_upstream_would(
+    breadths: dict[int, list[Case]],
+) -> None:
+    """SPEC 4.5: every value of every breadth call is of a type upstream
+    quantizes by SPEC 2.1 (``round(m * 10000)`` is ``round(float(m) * 10000)``):
+    no Fraction, no numpy float32, no numpy integer memory or budget."""
+    for seed, calls in breadths.items():
+        for case in calls:
+            assert {type(r) for r in case.runtime} <= set(PASSED_TYPES), (seed, case.n)
+            for m in (*case.memory, case.max_memory):
+                assert type(m) in (float, int, np.float64), (seed, case.n, type(m))
+                assert round(m * 10000) == quantize(float(m)), (seed, case.n, m)
+
+
+def test_upstream_quantizes_a_fraction_and_a_float32_otherwise() -> None:
+    """SPEC 4.5: why the audit passes neither. ``Fraction(3, 20000)`` weighs
+    1 unit by SPEC 2.1 (``float(m) * 10000`` is 1.4999999999999998), 2 by
+    upstream's exact ``round(m * 10000)``; ``np.float32(0.00025)`` weighs 3
+    by SPEC 2.1 (its float64 product is 2.5000001...), 2 in float32."""
+    from fractions import Fraction
+
+    assert quantize(float(Fraction(3, 20000))) == 1
+    assert round(Fraction(3, 20000) * 10000) == 2
+    assert quantize(float(np.float32(0.00025))) == 3
+    assert round(np.float32(0.00025) * 10000) == 2
+
+
 def test_every_breadth_phase_holds_a_half_way_budget_and_an_item_over_it_in_float(
     breadths: dict[int, list[Case]],
 ) -> None:
