@@ -24,6 +24,10 @@ zero's sign answers another instance than the floats the audit draws.
   ``sum`` of such scalars wraps around, with only a warning;
 - *a whole budget*: the weights scaled to about twice 1 GB in all, and the
   budget the int ``1`` (at most :data:`WHOLE_BUDGET_CELLS` cells).
+- *zero budgets*: the budget ``-0.0`` (``max(budget, 0)`` keeps a ``-0.0``)
+  and the int ``0`` (the partitioner's ``max(budget, 0)`` of a negative
+  budget), on a call with a free item (zero weight, positive runtime): its
+  free items still fit (SPEC 1.5, 2.2), whatever the zero's sign or type.
 
 The signed zeros, ints and numpy scalars keep every value, so the optimum
 is the original's (and a case equal to its original by ``==`` shares its
@@ -77,6 +81,8 @@ def other_types_calls(calls: Sequence[Case]) -> list[Case]:
     solver([np.float64(0.5)] * 4, [np.int64(2305843009213693952)] * 4, np.float64(1.0))
     solver([0.0, 2.0], [2.0, 0.5], 1)
     solver([0.5] * 4, [1.0] * 4, 1)
+    solver([0.0, 0.0001], [2.0, 0.5], -0.0)
+    solver([0.0, 0.0001], [2.0, 0.5], 0)
     """
     small = [case for case in calls if table_cells(case) <= TYPES_CELLS]
     return [
@@ -86,6 +92,8 @@ def other_types_calls(calls: Sequence[Case]) -> list[Case]:
         *_each(small, functools.partial(numpy_total_past, np.int32)),
         *_each(small, functools.partial(numpy_total_past, np.int64)),
         *_each(calls, whole_budget),
+        *_each(calls, functools.partial(zero_budget, -0.0)),
+        *_each(calls, functools.partial(zero_budget, 0)),
     ]
 
 
@@ -180,6 +188,20 @@ def whole_budget(case: Case) -> Case | None:
         return None
     scaled = [0 if w == 0 else max(1, round(w * 2 * units / total)) for w in weights]
     return Case(tuple(map(unit_memory, scaled)), case.runtime, WHOLE_BUDGET)
+
+
+def zero_budget(zero: float, case: Case) -> Case | None:
+    """``case`` under the budget ``zero`` (``-0.0`` or the int ``0``); ``None``
+    if it has no free item (zero weight, positive runtime), whose saving is
+    the whole optimum then.
+
+    >>> zero_budget(-0.0, Case.of([0.0, 0.5], [2.0, 1.0], 0.5)).as_call()
+    'solver([0.0, 0.5], [2.0, 1.0], -0.0)'
+    """
+    items = zip(case.memory, case.runtime, strict=True)
+    if not any(round(m * SCALE) == 0 and r > 0 for m, r in items):
+        return None
+    return Case(case.memory, case.runtime, zero)
 
 
 def _whole(value: Any) -> bool:

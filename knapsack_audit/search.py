@@ -94,7 +94,9 @@ from knapsack_audit.strategies import (
     exact_fit_case,
     exact_shares_case,
     float32_budget_case,
+    hash_twins_case,
     huge_budget_case,
+    one_per_node_case,
     one_sided_optimum_case,
     over_in_float_case,
     packed_table_case,
@@ -583,9 +585,14 @@ def breadth_cases(
     (:func:`~knapsack_audit.strategies.over_in_float_case`, past twice the
     largest real table), one of each of
     :data:`~knapsack_audit.strategies.PAST_LARGEST_REGIONS` at
-    :data:`~knapsack_audit.strategies.PAST_LARGEST_ITEMS` items and one per
-    direction of :data:`FLOAT32_BUDGET_DIRECTIONS` there (from an rng of
-    their own), then the calls
+    :data:`~knapsack_audit.strategies.PAST_LARGEST_ITEMS` items, one per
+    direction of :data:`FLOAT32_BUDGET_DIRECTIONS` there, one of the
+    ``testing`` estimator's unit runtimes, half the items free, whose
+    optimum passes 2,048
+    (:func:`~knapsack_audit.strategies.one_per_node_case`) and one with
+    runtimes Python hashes alike
+    (:func:`~knapsack_audit.strategies.hash_twins_case`), all from an rng of
+    their own, then the calls
     :func:`~knapsack_audit.real_types.other_types_calls` writes again from
     all of them in the other real types SPEC 1 accepts (signed zeros, ints,
     numpy scalars, an int budget), which draw nothing from ``rng``."""
@@ -738,6 +745,8 @@ def breadth_cases(
             float32_budget_case(past_rng, PAST_LARGEST_ITEMS, up)
             for up in FLOAT32_BUDGET_DIRECTIONS
         ),
+        one_per_node_case(past_rng, PAST_LARGEST_ITEMS),
+        hash_twins_case(past_rng, PAST_LARGEST_ITEMS),
     ]
     calls: list[BreadthCase] = [
         *cheap,

@@ -37,7 +37,7 @@ from knapsack_audit.optimized import (
     solver,
 )
 from knapsack_audit.optimized.backends import TorchBackend
-from knapsack_audit.properties import Judge, check_call, know_optimum
+from knapsack_audit.properties import Judge, check_call, exact_value, know_optimum
 from knapsack_audit.reference import exact_optimum, quantize
 from knapsack_audit.scaling import FEW_ITEMS, TABLE_TIERS, Scaling, scaled, table_cells
 from knapsack_audit.search import (
@@ -70,6 +70,7 @@ from knapsack_audit.strategies import (
     SCALE,
     SIZE_TIERS,
     SPLIT_CORE_ITEMS,
+    TESTING_RUNTIME,
     THRESHOLD_SIZES,
     TINY_RUNTIME_SCALES,
     WIDE_SPLIT_UNITS,
@@ -77,6 +78,7 @@ from knapsack_audit.strategies import (
     cases,
     correlated_case,
     float32_budget_readings,
+    one_per_node_case,
     raised_in_two_rounds,
     region_case,
     tiered_cases,
@@ -1764,3 +1766,73 @@ def test_every_breadth_phase_carries_rounding_edges_past_the_largest_real_call()
 
         for wanted in (free_in_float32, budget_a_unit_off_in_float32, float32_ties_of_two_weights):
             assert any(wanted(case) for case in big), (seed, wanted.__name__)
+
+
+def _past_largest(seed: int) -> list[Case]:
+    return [
+        case
+        for case in (getattr(call, "case", call) for call in breadth_cases(seed))
+        if case.n == PAST_LARGEST_ITEMS
+    ]
+
+
+def test_every_breadth_phase_counts_past_2048_with_the_testing_estimator() -> None:
+    """SPEC 3.3, 4.4: at 2,114 items every breadth phase holds a call of the
+    ``testing`` estimator's int runtimes (1 per node) with free items, under a
+    budget of at most 2,048 units, whose optimum passes 2,048: a float16
+    table, chosen because ``max(r) * min(n, Q) <= 2048`` bounds every
+    entry of a table without free items, stops counting there. A blind
+    corpus passed such a table from 1,536 items (docs/blind-corpus-13)."""
+    for seed in range(3):
+        calls = [
+            case
+            for case in _past_largest(seed)
+            if all(type(r) is int and r == TESTING_RUNTIME for r in case.runtime)
+        ]
+        assert calls, seed
+        (case,) = calls
+        free = sum(w == 0 for w in weights(case))
+        assert free >= 2 * case.n // 5 and quantize(case.max_memory) <= 2048, seed
+        assert exact_value(case) > 2048, seed
+
+
+def test_every_breadth_phase_holds_runtimes_python_hashes_alike() -> None:
+    """SPEC 6.3: at 2,114 items every breadth phase holds a call where items of
+    one weight are worth ``k`` and ``k * 2**61`` (one hash, not copies),
+    more of the cheap ones first than the budget holds, and the optimum
+    saves every dear one. A blind corpus passed copies grouped by
+    ``hash((q, r))`` from 256 items (docs/blind-corpus-13)."""
+    for seed in range(3):
+        found = False
+        for case in _past_largest(seed):
+            q = weights(case)
+            pairs = list(zip(q, case.runtime, strict=True))
+            dear = [i for i, (w, r) in enumerate(pairs) if r >= 2.0**61]
+            if not dear:
+                continue
+            w, r = pairs[dear[0]]
+            cheap = [i for i, pair in enumerate(pairs) if pair == (w, r / 2.0**61)]
+            assert hash((w, r)) == hash((w, r / 2.0**61)), seed
+            assert len(cheap) > quantize(case.max_memory) // w and max(cheap) < min(dear), seed
+            assert exact_value(case) >= sum(Fraction(case.runtime[i]) for i in dear), seed
+            found = True
+        assert found, seed
+
+
+def test_optimality_is_judged_past_the_largest_real_call() -> None:
+    """SPEC 3.3: the default judge (``verify``'s) runs the oracle on the calls
+    past the largest real call: a solver wrong on optimality only from 1,536
+    items gets an optimality finding at 2,114. With the earlier limit of
+    2,000 items it was judged on feasibility alone there."""
+
+    def drops_the_last_item_from_1536(memory: Any, runtime: Any, max_memory: Any) -> Any:
+        value, saved, rest = corpus.exact(memory, runtime, max_memory)
+        if len(memory) >= 1536 and saved:
+            last = saved[-1]
+            return value - runtime[last], saved[:-1], sorted([*rest, last], reverse=True)
+        return value, saved, rest
+
+    case = one_per_node_case(random.Random(0), PAST_LARGEST_ITEMS)
+    assert Judge().oracle_max_items >= PAST_LARGEST_ITEMS
+    found = check_call(drops_the_last_item_from_1536, case, Judge(), ["optimality"])
+    assert [f.property for f in found] == ["optimality"]

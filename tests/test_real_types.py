@@ -146,6 +146,28 @@ def test_every_breadth_phase_holds_each_other_type_at_the_partitioner_sizes(
         assert _has(calls, lambda c: c.n >= 512 and type(c.memory[0]) is np.float64), seed
 
 
+def test_every_breadth_phase_holds_zero_budgets_of_either_sign_and_type_with_free_items(
+    breadths: dict[int, list[Case]],
+) -> None:
+    """SPEC 1.5, 2.2, 4.4: every default breadth phase holds, from 128 items
+    and at 2,114, a call under the budget ``-0.0`` and one under the int
+    ``0`` (the partitioner's ``max(budget, 0)``) with a free item of positive
+    runtime, whose saving is the optimum. A blind corpus passed a "budget <=
+    0: save nothing" exit that tests the sign bit (``math.copysign``) from
+    128 items (docs/blind-corpus-13)."""
+
+    def has_a_free_item(case: Case) -> bool:
+        items = zip(case.memory, case.runtime, strict=True)
+        return any(quantize(m) == 0 and r > 0 for m, r in items)
+
+    for seed, calls in breadths.items():
+        for zero in ("-0.0", "0"):
+            sizes = {
+                case.n for case in calls if repr(case.max_memory) == zero and has_a_free_item(case)
+            }
+            assert any(128 <= n < 256 for n in sizes) and max(sizes) >= 2114, (seed, zero, sizes)
+
+
 PASSED_TYPES = (float, int, np.float64, np.int32, np.int64)
 """What SPEC 4.5 lets the audit pass a third-party solver (integers: runtimes only)."""
 
