@@ -116,6 +116,9 @@ FOUND_AT_SCALE = (
     "budget_through_a_float32_tensor_from_2048_items",
     "free_items_told_apart_in_float32_from_1024_items",
     "rows_by_float32_gain_mapped_back_in_float64_from_384_items",
+    "counts_in_float16_when_the_weighed_items_allow_from_2048_items",
+    "copies_capped_by_their_hash_from_512_items",
+    "nothing_saved_under_a_budget_written_negative_from_256_items",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;

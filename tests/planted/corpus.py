@@ -2061,6 +2061,66 @@ def rows_by_float32_gain_mapped_back_in_float64_from_384_items(
     return answer(runtime, [int(back[r]) for r in taken])
 
 
+def counts_in_float16_when_the_weighed_items_allow_from_2048_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 2,048 items, when every runtime is a small whole number and
+    ``max(runtime)`` times the number of items that weigh something is at
+    most 2,048, the table is kept in float16 ("every entry is a whole number
+    under 2,049: exact, and a quarter of float64's bytes"). The bound
+    forgets the free items: with the ``testing`` estimator's 1 per node and
+    a thousand free items, the optimum passes 2,048 and float16 stops
+    counting by ones there (SPEC 3.3)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    weighed = sum(1 for w in weights if w > 0)
+    whole = all(float(r).is_integer() and r >= 0 for r in runtime)
+    if len(weights) < 2048 or not whole or max(runtime) * weighed > 2048:
+        return exact(memory, runtime, max_memory)
+    dp = np.zeros((len(weights) + 1, capacity + 1), dtype=np.float16)
+    for i, (w, v) in enumerate(zip(weights, runtime, strict=True)):
+        dp[i + 1] = dp[i]
+        if w <= capacity:
+            taken = dp[i, : capacity + 1 - w] + np.float16(v)
+            dp[i + 1, w:] = np.maximum(dp[i, w:], taken)
+    return answer(runtime, backtrack(dp, weights, capacity))
+
+
+def copies_capped_by_their_hash_from_512_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 512 items, only the first ``Q // q`` items of each kind get a
+    row ("more copies than the budget holds cannot all be saved"), the
+    kinds told apart by ``hash((q, r))`` ("ints are cheaper to keep than
+    tuples of floats"). A runtime of ``k * 2**61`` hashes as ``k``: items
+    worth that much count as more copies of the cheap ones before them and
+    are never saved (SPEC 6.3: copies are equal pairs, not equal hashes)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) < 512:
+        return exact(memory, runtime, max_memory)
+    seen: dict[int, int] = {}
+    kept = []
+    for i, (w, r) in enumerate(zip(weights, runtime, strict=True)):
+        key = hash((w, r))
+        if w == 0 or seen.get(key, 0) < capacity // w:
+            kept.append(i)
+        seen[key] = seen.get(key, 0) + 1
+    return exact_over(kept, weights, runtime, capacity)
+
+
+def nothing_saved_under_a_budget_written_negative_from_256_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 256 items a budget that prints with a minus sign saves nothing
+    ("the budget search went below zero: skip the table"). ``-0.0`` prints
+    so, and ``max(budget, 0)`` keeps it: its ``Q`` is 0 units and the free
+    items still fit (SPEC 1.5, 2.2), but they are recomputed."""
+    if len(memory) >= 256 and repr(max_memory).startswith("-"):
+        return answer(runtime, [])
+    return exact(memory, runtime, max_memory)
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -2163,5 +2223,8 @@ EXPECTED: dict[str, str] = {
     "budget_through_a_float32_tensor_from_2048_items": "feasibility",
     "free_items_told_apart_in_float32_from_1024_items": "feasibility",
     "rows_by_float32_gain_mapped_back_in_float64_from_384_items": "feasibility",
+    "counts_in_float16_when_the_weighed_items_allow_from_2048_items": "optimality",
+    "copies_capped_by_their_hash_from_512_items": "optimality",
+    "nothing_saved_under_a_budget_written_negative_from_256_items": "optimality",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
