@@ -63,7 +63,8 @@ seed each until --time-budget or --max-examples is spent. The verdict
 states the effort and the seed; --seed SEED replays the same cases.
 
 Exit codes: 0 every target passed, 1 some property failed,
-2 usage error or a target that cannot be loaded, 3 no failure found but a
+2 usage error, a target that cannot be loaded or one knapsack-audit failed
+on (the others are audited all the same), 3 no failure found but a
 search was cut off before its effort was spent (not a pass)."""
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]i?B?|B)?\s*$", re.IGNORECASE)

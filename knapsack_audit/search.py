@@ -1415,11 +1415,18 @@ def _search_round(
         # The failure did not reproduce when Hypothesis replayed it (a solver
         # that is nondeterministic, or that hit a call timeout once): still a
         # finding, reported with that caveat rather than crashing the audit.
+        # A replay that drew otherwise (FlakyStrategyDefinition: a call timed
+        # out on replay, so no relation's parameter was drawn) names no
+        # failure: the smallest one seen in the round stands for it.
         for error in _leaves(flaky):
             if isinstance(error, PropertyFailed):
                 finding = error.finding
                 return dataclasses.replace(finding, message=finding.message + DID_NOT_REPLAY)
-        raise
+        if not search.seen:
+            return None
+        name, smallest = min(search.seen.items(), key=lambda item: _size(item[1].case))
+        search.seen.pop(name)
+        return dataclasses.replace(smallest, message=smallest.message + DID_NOT_REPLAY)
     return None
 
 

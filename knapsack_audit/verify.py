@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import secrets
 import time
+import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from multiprocessing import get_context
+from pathlib import Path
 from typing import Any
 
 from hypothesis import settings
@@ -342,8 +344,9 @@ EXIT_PASSED, EXIT_FAILED, EXIT_UNUSABLE, EXIT_INCOMPLETE = 0, 1, 2, 3
 
 
 def exit_code(reports: Sequence[TargetReport]) -> int:
-    """2 if a target could not be loaded, else 1 if a property failed, else 3
-    if a search was not completed (no failure, but no pass either), else 0."""
+    """2 if a target could not be loaded (or knapsack-audit failed on it), else
+    1 if a property failed, else 3 if a search was not completed (no failure,
+    but no pass either), else 0."""
     if any(report.status == "error" for report in reports):
         return EXIT_UNUSABLE
     if any(report.status == "fail" for report in reports):
@@ -580,6 +583,22 @@ def _explanation(target: Target, prop: str) -> str:
     return ILP_CRASH_EXPLANATION if prop == "no-crash" else ILP_EXPLANATION
 
 
+def _failed(error: BaseException) -> str:
+    """A target's error when knapsack-audit itself failed on it: the
+    exception and where in knapsack-audit it was raised (a bug to report,
+    not the solver's verdict)."""
+    frames = [
+        frame
+        for frame in traceback.extract_tb(error.__traceback__)
+        if "knapsack_audit" in frame.filename
+    ]
+    where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    return (
+        f"knapsack-audit failed while auditing it ({type(error).__name__}: "
+        f"{str(error)[:500]}{where}); this is a bug of knapsack-audit, not a verdict"
+    )
+
+
 def verify_all(
     targets: list[Target],
     options: AuditOptions,
@@ -600,7 +619,10 @@ def verify_all(
                 if on_example is not None:
                     on_example(target, count)
 
-            reports.append(verify_target(target, options, progress))
+            try:
+                reports.append(verify_target(target, options, progress))
+            except Exception as error:  # knapsack-audit's own failure: the other targets go on
+                reports.append(TargetReport(target.label, target.function, error=_failed(error)))
             if on_done is not None:
                 on_done(reports[-1])
         return reports
@@ -609,14 +631,8 @@ def verify_all(
         for target, future in zip(targets, futures, strict=True):
             try:
                 reports.append(future.result())
-            except Exception as error:  # the job's process died (say, killed from outside)
-                reports.append(
-                    TargetReport(
-                        target.label,
-                        target.function,
-                        error=f"the audit process failed: {type(error).__name__}: {error}",
-                    )
-                )
+            except Exception as error:  # the job's process died, or the audit failed in it
+                reports.append(TargetReport(target.label, target.function, error=_failed(error)))
             if on_done is not None:
                 on_done(reports[-1])
     return reports

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -17,14 +19,16 @@ from hypothesis import example, given, settings
 from torch._functorch._activation_checkpointing import knapsack as upstream
 
 from knapsack_audit import properties as props
+from knapsack_audit import verify
 from knapsack_audit.cases import Case
 from knapsack_audit.catalog import OUR_SOLVERS, load
-from knapsack_audit.exhaustive import scope_for
+from knapsack_audit.exhaustive import Scope, scope_for
 from knapsack_audit.integer_oracle import int64_optimum, integer_optimum
 from knapsack_audit.properties import Judge
 from knapsack_audit.reference import dp_knapsack, exact_optimum, pareto_optimum, validate
 from knapsack_audit.search import PROPERTIES, audit
 from knapsack_audit.strategies import cases
+from knapsack_audit.targets import parse_target
 
 EXACT, TOLERANT = Judge(exact=True), Judge()
 ISSUE_197871 = Case((1e-4, 1e-4, 1e-4), (1.0, 1.0, 1.0), 1e-4)
@@ -405,6 +409,60 @@ def test_a_failure_that_does_not_replay_is_reported_not_raised():
         properties=["no-crash"],
     )
     assert "did not reproduce on replay" in result.findings["no-crash"].message
+
+
+def test_a_replay_that_draws_otherwise_is_reported_not_raised() -> None:
+    """SPEC 7.2: a solver wrong on a case's first call that times out on its
+    later ones (a loaded machine) makes the replay skip the relations' draws:
+    Hypothesis raises FlakyStrategyDefinition, naming no failure. The audit
+    goes on from the smallest failure the round saw (then shrunk like any
+    other) instead of crashing (a blind corpus's audit crashed so, under
+    load, in session 21)."""
+    calls: Counter[str] = Counter()
+
+    def wrong_then_slow(memory: Any, runtime: Any, max_memory: Any) -> Any:
+        key = repr((memory, runtime, max_memory))
+        calls[key] += 1
+        if len(memory) >= 2 and calls[key] > 1:
+            raise TimeoutError("slow on replay")
+        value, saved, rest = dp_knapsack(memory, runtime, max_memory)
+        if len(memory) >= 2 and saved:
+            last = saved[-1]
+            return value - runtime[last], saved[:-1], sorted([*rest, last], reverse=True)
+        return value, saved, rest
+
+    result = audit(
+        wrong_then_slow,
+        EXACT,
+        hypothesis_settings=effort(),
+        properties=["optimality", "budget-monotone"],
+        scope=Scope(levels=()),
+    )
+    assert result.findings["optimality"].case.n >= 2
+
+
+def test_a_failure_of_the_audit_itself_is_one_target_s_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SPEC 7.2: when knapsack-audit itself fails on a target, that target's
+    report says so (the exception and where it was raised) and exits 2, and
+    the next target is audited all the same (the run does not crash)."""
+    (first,) = parse_target("knapsack_audit.reference:dp_knapsack")
+    (second,) = parse_target("knapsack_audit.optimized:dp_knapsack_sliding_hirschberg")
+
+    def fails_on_the_first(target: Any, options: Any, on_example: Any = None) -> Any:
+        if target is first:
+            raise ValueError("the engine's own bug")
+        return verify.TargetReport(target.label, target.function)
+
+    monkeypatch.setattr(verify, "verify_target", fails_on_the_first)
+    reports = verify.verify_all([first, second], verify.AuditOptions())
+    assert [report.status for report in reports] == ["error", "pass"]
+    assert reports[0].error is not None
+    assert "knapsack-audit failed while auditing it (ValueError: the engine's own bug at " in (
+        reports[0].error
+    )
+    assert verify.exit_code(reports) == verify.EXIT_UNUSABLE
 
 
 def test_int64_oracle_equals_the_pareto_oracle_or_declines() -> None:
