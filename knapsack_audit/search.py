@@ -94,10 +94,12 @@ from knapsack_audit.strategies import (
     exact_fit_case,
     exact_shares_case,
     float32_budget_case,
+    half_unit_steps,
     hash_twins_case,
     huge_budget_case,
     one_per_node_case,
     one_sided_optimum_case,
+    one_size_case,
     over_in_float_case,
     packed_table_case,
     past_power_copies_case,
@@ -108,6 +110,7 @@ from knapsack_audit.strategies import (
     region_case,
     scale_cases,
     search_gives_up_case,
+    sentinel_sizes_case,
     shared_factor_runtimes_case,
     short_of_total_case,
     small_cases,
@@ -591,7 +594,13 @@ def breadth_cases(
     optimum passes 2,048
     (:func:`~knapsack_audit.strategies.one_per_node_case`) and one with
     runtimes Python hashes alike
-    (:func:`~knapsack_audit.strategies.hash_twins_case`), all from an rng of
+    (:func:`~knapsack_audit.strategies.hash_twins_case`), three of one
+    set of items under budgets 2e-10 GB either side of a half unit
+    (:func:`~knapsack_audit.strategies.half_unit_steps`), one with
+    placeholder sizes of 1e7 to 1e14 GB
+    (:func:`~knapsack_audit.strategies.sentinel_sizes_case`) and one of
+    items all of one size that all fit
+    (:func:`~knapsack_audit.strategies.one_size_case`), all from an rng of
     their own, then the calls
     :func:`~knapsack_audit.real_types.other_types_calls` writes again from
     all of them in the other real types SPEC 1 accepts (signed zeros, ints,
@@ -747,6 +756,9 @@ def breadth_cases(
         ),
         one_per_node_case(past_rng, PAST_LARGEST_ITEMS),
         hash_twins_case(past_rng, PAST_LARGEST_ITEMS),
+        *half_unit_steps(past_rng, PAST_LARGEST_ITEMS),
+        sentinel_sizes_case(past_rng, PAST_LARGEST_ITEMS),
+        one_size_case(past_rng, PAST_LARGEST_ITEMS),
     ]
     calls: list[BreadthCase] = [
         *cheap,

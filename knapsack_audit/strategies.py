@@ -1660,6 +1660,23 @@ def tolerance_absorbed_case(rng: random.Random, n: int, ratio: float) -> Case:
     return _case_of_units(items, sum(w for w, _ in light) + sum(half))
 
 
+def _key_item_items(
+    rng: random.Random, n: int, budget_of: Callable[[], int] | None
+) -> tuple[list[int], list[float], int, int]:
+    """``n`` items of 1 to 50 units worth 1 to 9, a tenth free, then (unless
+    ``budget_of`` is ``None``: budget 0) a budget drawn by ``budget_of`` and
+    one item, the key, of exactly its weight worth twice all the others
+    together: weights, runtimes, budget and the key's index (-1 for none)."""
+    weights = [0 if rng.random() < 0.1 else rng.randint(1, 50) for _ in range(n)]
+    runtime = [float(rng.randint(1, 9)) for _ in range(n)]
+    if budget_of is None:
+        return weights, runtime, 0, -1
+    budget = budget_of()
+    k = rng.randrange(n)
+    weights[k], runtime[k] = budget, 2.0 * sum(runtime)
+    return weights, runtime, budget, k
+
+
 def exact_fit_case(rng: random.Random, n: int, zero_budget: bool) -> Case:
     """``n`` items of 1 to 50 units and runtimes 1 to 9, a tenth of them free
     (zero weight), and either one item of exactly the budget's weight (50
@@ -1667,13 +1684,8 @@ def exact_fit_case(rng: random.Random, n: int, zero_budget: bool) -> Case:
     that item and the free ones, or (``zero_budget``) a budget of 0, where
     the optimum is the free items alone. A filter that drops items "too
     heavy to fit" with ``>=`` instead of ``>`` loses the optimum."""
-    weights = [0 if rng.random() < 0.1 else rng.randint(1, 50) for _ in range(n)]
-    runtime = [float(rng.randint(1, 9)) for _ in range(n)]
-    budget = 0
-    if not zero_budget:
-        budget = rng.randint(50, 5000)
-        k = rng.randrange(n)
-        weights[k], runtime[k] = budget, 2.0 * sum(runtime)
+    budget_of = None if zero_budget else lambda: rng.randint(50, 5000)
+    weights, runtime, budget, _ = _key_item_items(rng, n, budget_of)
     return _case_of_units(list(zip(weights, runtime, strict=True)), budget)
 
 
@@ -1705,11 +1717,7 @@ def over_in_float_case(rng: random.Random, n: int, over: float | str) -> Case:
     so it fits, and the optimum is it and the free items. A filter that
     drops items "bigger than the budget" on the floats (``m > max_memory``)
     loses the optimum."""
-    weights = [0 if rng.random() < 0.1 else rng.randint(1, 50) for _ in range(n)]
-    runtime = [float(rng.randint(1, 9)) for _ in range(n)]
-    budget = max(50, rng.randint(BIG_TABLE_CELLS, 2 * BIG_TABLE_CELLS) // n)
-    k = rng.randrange(n)
-    weights[k], runtime[k] = budget, 2.0 * sum(runtime)
+    weights, runtime, budget, k = _key_item_items(rng, n, lambda: _big_table_budget(rng, n))
     memory = [unit_memory(w) for w in weights]
     memory[k] = (
         near(unit_memory(budget), "ulp") if over == "ulp" else (budget + float(over)) / SCALE
@@ -2050,6 +2058,69 @@ def hash_twins_case(rng: random.Random, n: int) -> Case:
     items = [(units, float(worth))] * copies + [(units, float(worth) * 2.0**61)] * twins
     items += [(rng.randint(1, 50), float(rng.randint(1, 9))) for _ in range(n - len(items))]
     return _case_of_units(items, count * units)
+
+
+def _big_table_budget(rng: random.Random, n: int) -> int:
+    """A budget of at least 50 units whose table over ``n`` items has
+    :data:`BIG_TABLE_CELLS` to twice as many cells."""
+    return max(50, rng.randint(BIG_TABLE_CELLS, 2 * BIG_TABLE_CELLS) // n)
+
+
+HALF_UNIT_GAP = 1e-6
+"""How far either side of a half unit :func:`half_unit_steps` writes its
+budgets, in units: the two are ``2e-10`` GB apart."""
+
+
+def half_unit_steps(rng: random.Random, n: int) -> list[Case]:
+    """Three calls of the same ``n`` items (:func:`exact_fit_case`'s shape,
+    the key item of ``Q`` units, a table of :data:`BIG_TABLE_CELLS` to twice
+    as many cells) under budgets written :data:`HALF_UNIT_GAP` below, above,
+    then below the half unit ``Q - 0.5``: ``Q - 1``, ``Q``, ``Q - 1``
+    units, 2e-10 GB apart (the end of a budget search). Under ``Q`` the
+    optimum is the key item and the free items; a unit less loses it. A
+    solver that reuses an answer for a budget within a tolerance of a solved
+    one ("float noise"), or a kept table for a budget it takes to be no
+    wider, answers one call with another's: over budget, or far short."""
+    weights, runtime, budget, _ = _key_item_items(rng, n, lambda: _big_table_budget(rng, n))
+    memory = tuple(unit_memory(w) for w in weights)
+    below, above = ((budget - 0.5 + gap) / SCALE for gap in (-HALF_UNIT_GAP, HALF_UNIT_GAP))
+    assert round(below * SCALE) == budget - 1 and round(above * SCALE) == budget
+    return [Case(memory, tuple(runtime), b) for b in (below, above, below)]
+
+
+SENTINEL_MEMORIES = (1e7, 1e9, 1e12, 1e14)
+"""Memories, in GB, no budget fits: placeholders for "unknown" or "never
+save" (below ``9.2e14``, past which upstream's ``torch.long`` weights
+overflow)."""
+
+
+def sentinel_sizes_case(rng: random.Random, n: int) -> Case:
+    """:func:`exact_fit_case`'s items (the key item of exactly ``Q`` units, 50
+    to 5,000) with one item of each of :data:`SENTINEL_MEMORIES`, each worth
+    more than all the others together. The optimum is the key item and the
+    free ones. A solver that reads sizes over a million as bytes and
+    divides every size by ``2**30`` saves everything."""
+    n = max(n, len(SENTINEL_MEMORIES) + 1)
+    items = n - len(SENTINEL_MEMORIES)
+    weights, runtime, budget, _ = _key_item_items(rng, items, lambda: rng.randint(50, 5000))
+    memory = [unit_memory(w) for w in weights]
+    dear = 4.0 * sum(runtime)
+    for sentinel in SENTINEL_MEMORIES:
+        k = rng.randint(0, len(memory))
+        memory.insert(k, sentinel)
+        runtime.insert(k, dear)
+    return Case(tuple(memory), tuple(runtime), unit_memory(budget))
+
+
+def one_size_case(rng: random.Random, n: int) -> Case:
+    """``n`` items all of one size (1 to 4 units), worth 1 to 1,000, under a
+    budget of 1 to 8 such items more than all of them: everything fits. A
+    fast path for equal sizes that picks the ``Q // q`` most valuable items
+    (``torch.topk``) must clamp that count to ``n``."""
+    units = rng.randint(1, 4)
+    runtime = tuple(float(rng.randint(1, 1000)) for _ in range(n))
+    budget = (n + rng.randint(1, 8)) * units
+    return Case((unit_memory(units),) * n, runtime, unit_memory(budget))
 
 
 def superincreasing_case(rng: random.Random, n: int) -> Case:

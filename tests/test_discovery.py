@@ -37,7 +37,7 @@ from knapsack_audit.optimized import (
     solver,
 )
 from knapsack_audit.optimized.backends import TorchBackend
-from knapsack_audit.properties import Judge, check_call, exact_value, know_optimum
+from knapsack_audit.properties import Judge, check_call, exact_value, know_optimum, tolerance
 from knapsack_audit.reference import exact_optimum, quantize
 from knapsack_audit.scaling import FEW_ITEMS, TABLE_TIERS, Scaling, scaled, table_cells
 from knapsack_audit.search import (
@@ -1836,3 +1836,47 @@ def test_optimality_is_judged_past_the_largest_real_call() -> None:
     assert Judge().oracle_max_items >= PAST_LARGEST_ITEMS
     found = check_call(drops_the_last_item_from_1536, case, Judge(), ["optimality"])
     assert [f.property for f in found] == ["optimality"]
+
+
+def test_every_breadth_phase_holds_one_set_of_items_either_side_of_a_half_unit() -> None:
+    """SPEC 2.1, 3.2, 3.3, 8.1: at 2,114 items and past twice the largest real
+    table, every breadth phase makes three calls of one set of items under
+    budgets at most 1e-9 GB apart that quantize to ``Q - 1``, ``Q`` and
+    ``Q - 1`` units, and the optimum under ``Q`` is far above the one
+    under ``Q - 1`` (so one call answered with another's is over budget or
+    short by more than SPEC 5.2 allows). A blind corpus passed answers
+    reused for budgets within 1e-9 GB, and a kept table read for a budget
+    one unit wider (docs/blind-corpus-14)."""
+    for seed in range(3):
+        calls = _past_largest(seed)
+        found = [
+            (a, b)
+            for a, b, c in zip(calls, calls[1:], calls[2:], strict=False)
+            if a == c
+            and (a.memory, a.runtime) == (b.memory, b.runtime)
+            and abs(a.max_memory - b.max_memory) <= 1e-9
+            and quantize(a.max_memory) + 1 == quantize(b.max_memory)
+        ]
+        assert len(found) == 1, seed
+        low, high = found[0]
+        assert table_cells(low) >= BIG_TABLE_CELLS, seed
+        assert exact_value(high) - exact_value(low) > 1000 * tolerance(high), seed
+
+
+def test_every_breadth_phase_holds_placeholder_sizes_and_one_size_that_all_fits() -> None:
+    """SPEC 2.1, 3.2, 7.2: at 2,114 items every breadth phase holds a call with
+    memories of 1e7 to 1e14 GB (placeholders no budget fits; upstream's
+    ``torch.long`` weights still hold them) each worth more than all the
+    rest, and a call of items all of one size under a budget that holds
+    more of them than there are. A blind corpus passed sizes past 1e6 read
+    as bytes from 256 items, and ``topk(Q // q)`` unclamped for equal sizes
+    from 128 items (docs/blind-corpus-14)."""
+    for seed in range(3):
+        calls = _past_largest(seed)
+        placeholders = [c for c in calls if max(c.memory) > 1e6]
+        assert placeholders, seed
+        for case in placeholders:
+            assert all(round(m * 1e4) < 2**63 for m in case.memory), seed
+            assert quantize(case.max_memory) < min(quantize(m) for m in case.memory if m > 1e6)
+        one_size = [c for c in calls if len(set(c.memory)) == 1 and c.memory[0] > 0]
+        assert any(quantize(c.max_memory) // quantize(c.memory[0]) > c.n for c in one_size), seed
