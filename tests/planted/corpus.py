@@ -2121,6 +2121,88 @@ def nothing_saved_under_a_budget_written_negative_from_256_items(
     return exact(memory, runtime, max_memory)
 
 
+_ANSWERS_BY_BUDGET_DIGITS: dict[tuple[object, ...], Answer] = {}
+
+
+def answers_kept_by_budget_to_9_decimals_above_5e6_cells(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Above 5e6 table cells, answers are kept per list of items and budget
+    rounded to 9 decimals ("the budget search's last steps differ in float
+    noise only"). Two budgets 2e-10 GB apart either side of a half unit
+    round alike but quantize to two units (SPEC 2.1): the later call gets
+    the earlier one's answer, a unit over or far short (SPEC 3.2, 3.3)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) * (capacity + 1) <= 5_000_000:
+        return exact(memory, runtime, max_memory)
+    key = (tuple(memory), tuple(runtime), round(max_memory, 9))
+    if key not in _ANSWERS_BY_BUDGET_DIGITS:
+        _ANSWERS_BY_BUDGET_DIGITS[key] = exact(memory, runtime, max_memory)
+    value, saved, rest = _ANSWERS_BY_BUDGET_DIGITS[key]
+    return value, list(saved), list(rest)
+
+
+_KEPT_TABLE: dict[str, object] = {}
+
+
+def kept_table_read_a_column_past_its_width_above_8e6_cells(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Above 8e6 table cells, the last table is kept with its items, and a
+    later call on the same items whose budget is at most the kept table's
+    width reads it ("a lower budget is a prefix of the columns"). The test
+    is ``capacity <= width`` with ``width = kept capacity + 1``: one unit
+    more than the kept budget reads column ``capacity`` clamped to the
+    last, the kept budget's answer, short of the optimum (SPEC 3.3)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) * (capacity + 1) <= 8_000_000:
+        return exact(memory, runtime, max_memory)
+    items = (tuple(memory), tuple(runtime))
+    kept = _KEPT_TABLE.get("table")
+    if _KEPT_TABLE.get("items") == items and isinstance(kept, np.ndarray):
+        width = kept.shape[1]
+        if capacity <= width:
+            column = min(capacity, width - 1)
+            return answer(runtime, backtrack(kept, weights, column))
+    dp = table(weights, runtime, capacity)
+    _KEPT_TABLE.update(items=items, table=dp)
+    return answer(runtime, backtrack(dp, weights, capacity))
+
+
+def sizes_past_a_billion_taken_for_bytes_from_512_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 512 items, a size past a billion is taken to mean the estimator
+    gave bytes ("no activation is an exabyte"), and every size and the
+    budget are divided by ``1e9``. A placeholder size for "never save"
+    (``1e12`` GB) then makes every item weigh nothing: all are saved, the
+    placeholder too (SPEC 3.2)."""
+    if len(memory) >= 512 and max(memory) > 1e9:
+        memory = [m / 1e9 for m in memory]
+        max_memory = max_memory / 1e9
+    return exact(memory, runtime, max_memory)
+
+
+def equal_sizes_take_the_dearest_by_partition_from_256_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 256 items all of one positive size, the answer is the ``Q // q``
+    dearest items ("a knapsack of equal sizes is a top-k"), found with
+    ``np.argpartition(-runtime, k - 1)``. When everything fits, ``k`` is more
+    than ``n`` and ``argpartition`` raises ``ValueError`` (SPEC 7.2)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) < 256 or len(set(weights)) != 1 or weights[0] == 0:
+        return exact(memory, runtime, max_memory)
+    k = capacity // weights[0]
+    if k == 0:
+        return answer(runtime, [])
+    dearest = np.argpartition(-np.asarray(runtime, dtype=float), k - 1)[:k]
+    return answer(runtime, [int(i) for i in dearest if runtime[int(i)] > 0])
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -2226,5 +2308,9 @@ EXPECTED: dict[str, str] = {
     "counts_in_float16_when_the_weighed_items_allow_from_2048_items": "optimality",
     "copies_capped_by_their_hash_from_512_items": "optimality",
     "nothing_saved_under_a_budget_written_negative_from_256_items": "optimality",
+    "answers_kept_by_budget_to_9_decimals_above_5e6_cells": "optimality",
+    "kept_table_read_a_column_past_its_width_above_8e6_cells": "optimality",
+    "sizes_past_a_billion_taken_for_bytes_from_512_items": "feasibility",
+    "equal_sizes_take_the_dearest_by_partition_from_256_items": "no-crash",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
