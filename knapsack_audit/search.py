@@ -609,7 +609,8 @@ def breadth_cases(
     their own, then the calls
     :func:`~knapsack_audit.real_types.other_types_calls` writes again from
     all of them in the other real types SPEC 1 accepts (signed zeros, ints,
-    numpy scalars, an int budget), which draw nothing from ``rng``."""
+    numpy scalars, an int budget, zero budgets of either sign), which draw
+    nothing from ``rng``."""
     rng = random.Random(seed)
     regions = sorted(REGION_BUILDERS)
     rng.shuffle(regions)
@@ -1016,6 +1017,13 @@ class _Search:
             self.seen[finding.property] = finding
             self.note_before(finding)
 
+    def pop_smallest_seen(self) -> Finding:
+        """The smallest failure seen and not yet recorded, forgotten as seen
+        (a round that ended before Hypothesis shrank or replayed it)."""
+        name, smallest = min(self.seen.items(), key=lambda item: _size(item[1].case))
+        self.seen.pop(name)
+        return smallest
+
     def record(self, finding: Finding, shrink: bool = True) -> None:
         """A found failure: stop searching for its property, then shrink it."""
         name = finding.property
@@ -1420,8 +1428,7 @@ def _search_round(
     except _BudgetSpent:
         return None
     except _ShrinkCut:
-        name, smallest = min(search.seen.items(), key=lambda item: _size(item[1].case))
-        search.seen.pop(name)
+        smallest = search.pop_smallest_seen()
         return dataclasses.replace(smallest, message=smallest.message + SHRINK_CUT)
     except _TimedOut as timeout:
         search.seen.pop(timeout.finding.property, None)
@@ -1445,8 +1452,7 @@ def _search_round(
                 return dataclasses.replace(finding, message=finding.message + DID_NOT_REPLAY)
         if not search.seen:
             return None
-        name, smallest = min(search.seen.items(), key=lambda item: _size(item[1].case))
-        search.seen.pop(name)
+        smallest = search.pop_smallest_seen()
         return dataclasses.replace(smallest, message=smallest.message + DID_NOT_REPLAY)
     return None
 
