@@ -16,6 +16,7 @@ import time
 import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
@@ -584,9 +585,12 @@ def _explanation(target: Target, prop: str) -> str:
 
 
 def _failed(error: BaseException) -> str:
-    """A target's error when knapsack-audit itself failed on it: the
-    exception and where in knapsack-audit it was raised (a bug to report,
-    not the solver's verdict)."""
+    """A target's error when its audit ended without a report: a ``--jobs``
+    process that died (killed from outside, say) as such; else knapsack-audit
+    itself failed, and the exception and where in knapsack-audit it was
+    raised are given (a bug to report, not the solver's verdict)."""
+    if isinstance(error, BrokenProcessPool):
+        return f"the audit process failed: {type(error).__name__}: {error}"
     frames = [
         frame
         for frame in traceback.extract_tb(error.__traceback__)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from concurrent.futures.process import BrokenProcessPool
 from fractions import Fraction
 from typing import Any
 
@@ -463,6 +464,8 @@ def test_a_failure_of_the_audit_itself_is_one_target_s_error(
         reports[0].error
     )
     assert verify.exit_code(reports) == verify.EXIT_UNUSABLE
+    died = verify._failed(BrokenProcessPool("a process in the pool was terminated abruptly"))
+    assert died.startswith("the audit process failed: BrokenProcessPool") and "bug" not in died
 
 
 def test_breadth_cases_left_after_the_first_share_go_on_after_the_scope() -> None:
