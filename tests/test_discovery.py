@@ -1739,11 +1739,7 @@ def test_every_breadth_phase_carries_rounding_edges_past_the_largest_real_call()
     sorted by float32 runtime mapped back in float64 from 384 items
     (docs/blind-corpus-12)."""
     for seed in range(3):
-        big = [
-            case
-            for case in (getattr(call, "case", call) for call in breadth_cases(seed))
-            if case.n == PAST_LARGEST_ITEMS
-        ]
+        big = _past_largest(seed)
         assert len(big) >= len(PAST_LARGEST_REGIONS) + 2, seed
 
         def free_in_float32(case: Case) -> bool:
