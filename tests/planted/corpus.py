@@ -40,12 +40,15 @@ def quantize_all(memory: Sequence[float]) -> list[int]:
     return [round(m * SCALE) for m in memory]
 
 
-def table(weights: Sequence[int], values: Sequence[float], capacity: int) -> np.ndarray:
-    """``dp[i][c]``: the best runtime of items ``< i`` within ``c`` units.
+def table(
+    weights: Sequence[int], values: Sequence[float], capacity: int, dtype: type = np.float64
+) -> np.ndarray:
+    """``dp[i][c]``: the best runtime of items ``< i`` within ``c`` units,
+    each entry a ``dtype`` (a bug may keep a narrower table).
 
     ``dp[i+1][c] = max(dp[i][c], v_i + dp[i][c - w_i])`` for ``c >= w_i``.
     """
-    dp = np.zeros((len(weights) + 1, capacity + 1))
+    dp = np.zeros((len(weights) + 1, capacity + 1), dtype=dtype)
     for i, (w, v) in enumerate(zip(weights, values, strict=True)):
         dp[i + 1] = dp[i]
         if w <= capacity:
@@ -2077,12 +2080,7 @@ def counts_in_float16_when_the_weighed_items_allow_from_2048_items(
     whole = all(float(r).is_integer() and r >= 0 for r in runtime)
     if len(weights) < 2048 or not whole or max(runtime) * weighed > 2048:
         return exact(memory, runtime, max_memory)
-    dp = np.zeros((len(weights) + 1, capacity + 1), dtype=np.float16)
-    for i, (w, v) in enumerate(zip(weights, runtime, strict=True)):
-        dp[i + 1] = dp[i]
-        if w <= capacity:
-            taken = dp[i, : capacity + 1 - w] + np.float16(v)
-            dp[i + 1, w:] = np.maximum(dp[i, w:], taken)
+    dp = table(weights, runtime, capacity, np.float16)
     return answer(runtime, backtrack(dp, weights, capacity))
 
 
