@@ -104,6 +104,31 @@ def positive_int(text: str) -> int:
     return value
 
 
+JOBS_AUTO = "auto"
+"""``--jobs auto``: one audit per usable core, at most one per target (``verify``'s default)."""
+
+
+def jobs_count(text: str) -> int | str:
+    """``--jobs``: an integer >= 1, or ``auto``."""
+    if text == JOBS_AUTO:
+        return JOBS_AUTO
+    try:
+        return positive_int(text)
+    except argparse.ArgumentTypeError as error:
+        raise argparse.ArgumentTypeError(f"{error} (or 'auto')") from None
+
+
+def jobs_for(jobs: int | str, targets: int | None = None) -> int:
+    """The audits to run side by side: ``jobs``, or for ``auto`` the usable
+    cores, at most one per target (``targets``, when known). An audit and its
+    solver's worker take turns (the auditor waits for each answer), so one
+    audit keeps about one core busy: ``verify torch --jobs 2`` on two cores
+    audited each target as much as ``--jobs 1`` (docs/CLI.md, "Time budget")."""
+    if jobs == JOBS_AUTO:
+        return max(1, min(usable_cores(), targets or usable_cores()))
+    return int(jobs)
+
+
 def comma_list(text: str) -> tuple[str, ...]:
     """Names separated by commas (at least one)."""
     names = tuple(name.strip() for name in text.split(",") if name.strip())
@@ -117,8 +142,12 @@ def line_list(text: str) -> tuple[int, ...]:
     return tuple(positive_int(part) for part in comma_list(text))
 
 
-def add_audit_options(parser: argparse.ArgumentParser, sandbox_default: str) -> None:
-    """Search effort and isolation options, shared by ``verify`` and ``report``."""
+def add_audit_options(
+    parser: argparse.ArgumentParser, sandbox_default: str, jobs_default: int | str = 1
+) -> None:
+    """Search effort and isolation options, shared by ``verify``, ``report`` and
+    ``mutate`` (``verify``'s ``--jobs`` defaults to ``auto``; ``report`` times the
+    golden replay beside its audits, and ``mutate`` is usually given ``--jobs``)."""
     effort = parser.add_argument_group("search effort")
     effort.add_argument(
         "--max-examples",
@@ -145,10 +174,11 @@ def add_audit_options(parser: argparse.ArgumentParser, sandbox_default: str) -> 
     )
     effort.add_argument(
         "--jobs",
-        type=positive_int,
-        default=1,
+        type=jobs_count,
+        default=jobs_default,
         metavar="N",
-        help="audit N targets in parallel, in separate processes (default 1)",
+        help="audit N targets in parallel, in separate processes; 'auto': one per usable "
+        "core, at most one per target (default %(default)s)",
     )
     add_isolation_options(
         parser,
@@ -256,7 +286,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="inputs to search (SPEC 4.4; default extended for knapsack_audit.*, else partitioner)",
     )
     add_report_options(verify, ".json, .md or .xml (JUnit)", "no progress display")
-    add_audit_options(verify, "off")
+    add_audit_options(verify, "off", JOBS_AUTO)
     report = commands.add_parser(
         "report",
         help="release audit of the installed torch's solvers and ours, as Markdown",
@@ -554,9 +584,10 @@ def run_verify(arguments: argparse.Namespace, parser: argparse.ArgumentParser) -
         reports = verify_all(
             targets,
             options,
-            arguments.jobs,
+            jobs_for(arguments.jobs, len(targets)),
             on_example=progress.example,
             on_done=progress.done,
+            on_start=progress.started,
         )
     for report in reports:
         print_report(console, report)
@@ -583,7 +614,7 @@ def run_mutate(arguments: argparse.Namespace, parser: argparse.ArgumentParser) -
         baseline, results = run_mutation(
             arguments.target,
             options_from(arguments),
-            arguments.jobs,
+            jobs_for(arguments.jobs),
             arguments.max_mutants,
             on_done=done,
             module=arguments.module,
@@ -624,7 +655,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``knapsack-audit`` console script; returns the exit code."""
     parser = build_parser()
     arguments = parser.parse_args(argv)
-    warn_if_more_jobs_than_cores(arguments.command, getattr(arguments, "jobs", 1))
+    jobs = getattr(arguments, "jobs", 1)
+    if jobs != JOBS_AUTO:
+        warn_if_more_jobs_than_cores(arguments.command, jobs)
     if arguments.command == "verify":
         return run_verify(arguments, parser)
     if arguments.command == "compare":
@@ -646,7 +679,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (SandboxUnavailable, ValueError) as error:
         parser.exit(EXIT_UNUSABLE, f"knapsack-audit report: error: {error}\n")
     return run_release_report(
-        arguments.output, options, arguments.jobs, arguments.quiet, baseline, arguments.repeats
+        arguments.output,
+        options,
+        jobs_for(arguments.jobs),
+        arguments.quiet,
+        baseline,
+        arguments.repeats,
     )
 
 

@@ -596,7 +596,12 @@ def run_release_report(
         replaying = pool.submit(replay_golden, repeats)
         with progress_display(quiet) as progress:
             reports = verify_all(
-                targets, options, jobs, on_example=progress.example, on_done=progress.done
+                targets,
+                options,
+                jobs,
+                on_example=progress.example,
+                on_done=progress.done,
+                on_start=progress.started,
             )
         golden = replaying.result()
     path = Path(output)

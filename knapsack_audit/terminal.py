@@ -109,6 +109,14 @@ class ProgressDisplay:
             self._tasks[target.label], description=f"{target.label}: {count} examples"
         )
 
+    def started(self, target: Target) -> None:
+        """``target`` was handed to a job process (``--jobs``: no example counts)."""
+        if self._progress is None or target.label in self._tasks:
+            return
+        self._tasks[target.label] = self._progress.add_task(
+            f"{target.label}: queued or auditing in a job process", total=None
+        )
+
     def done(self, report: TargetReport) -> None:
         """``report``'s target is finished."""
         if self._progress is None:

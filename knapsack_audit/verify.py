@@ -609,11 +609,13 @@ def verify_all(
     jobs: int = 1,
     on_example: Callable[[Target, int], None] | None = None,
     on_done: Callable[[TargetReport], None] | None = None,
+    on_start: Callable[[Target], None] | None = None,
 ) -> list[TargetReport]:
     """Audit every target, ``jobs`` at a time in separate processes; reports in order.
 
     With ``jobs == 1`` the targets run one after the other in this process
-    (their solvers still in workers) and ``on_example`` sees progress.
+    (their solvers still in workers) and ``on_example`` sees progress; with
+    more, ``on_start`` sees each target handed to a job process.
     """
     reports: list[TargetReport] = []
     if jobs <= 1 or len(targets) <= 1:
@@ -632,6 +634,9 @@ def verify_all(
         return reports
     with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
         futures = [pool.submit(verify_target, target, options) for target in targets]
+        for target in targets:
+            if on_start is not None:
+                on_start(target)
         for target, future in zip(targets, futures, strict=True):
             try:
                 reports.append(future.result())

@@ -371,6 +371,38 @@ def test_more_jobs_than_usable_cores_is_warned_about_before_anything_runs(
     assert cli.usable_cores() >= 1
 
 
+def test_verify_runs_one_audit_per_usable_core_by_default(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SPEC 9.2: ``verify``'s ``--jobs`` defaults to ``auto``: the usable cores, at
+    most one per target, never more than the cores (so never the warning above);
+    an explicit count is kept, and anything else is refused naming the option."""
+    monkeypatch.setattr(cli, "usable_cores", lambda: 2)
+    assert cli.jobs_for("auto", 4) == 2
+    assert cli.jobs_for("auto", 1) == 1
+    assert cli.jobs_for("auto") == 2
+    assert cli.jobs_for(3, 4) == 3
+    monkeypatch.setattr(cli, "usable_cores", lambda: 1)
+    assert cli.jobs_for("auto", 4) == 1
+    seen: list[int] = []
+
+    def record(targets: list[object], options: object, jobs: int, **_: object) -> list[object]:
+        seen.append(jobs)
+        return []
+
+    monkeypatch.setattr(cli, "usable_cores", lambda: 2)
+    monkeypatch.setattr(cli, "verify_all", record)
+    assert cli.main(["verify", "--quiet", "torch"]) == 0
+    assert cli.main(["verify", "--quiet", "--jobs", "1", "torch"]) == 0
+    assert cli.main(["verify", "--quiet", "knapsack_audit.reference:dp_knapsack"]) == 0
+    assert seen == [2, 1, 1]
+    assert "warning" not in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["verify", "--jobs", "0", "torch"])
+    assert "--jobs: must be >= 1, got 0 (or 'auto')" in capsys.readouterr().err
+    assert cli.build_parser().parse_args(["mutate", "torch"]).jobs == 1
+
+
 def _workers() -> list[int]:
     """Live child processes of this one, except multiprocessing's resource tracker."""
     path = Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children")
