@@ -33,6 +33,7 @@ the small case and the transformation.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -91,6 +92,12 @@ class Scaling:
     """Before anything else, each base item's memory taken from the item
     ``memories_moved`` places further along (cyclically), runtimes kept in
     place: another instance, its optimum computed exactly."""
+    budget_slack: int = 0
+    """Units added to the scaled budget, fewer than ``unit`` (before padding,
+    so that the pads stay heavier than the budget): every weight is a
+    multiple of ``unit``, so the same subsets fit and ``OPT`` is unchanged,
+    and the budget can be any number of units, not only a multiple of
+    ``unit`` (:func:`threshold_budget_tables`)."""
 
     def __post_init__(self) -> None:
         if (
@@ -99,10 +106,11 @@ class Scaling:
             or self.pads < 0
             or self.memories_moved < 0
             or (self.lowered_budget or 0) < 0
+            or not 0 <= self.budget_slack < self.unit
         ):
             raise ValueError(
                 "scaling: unit and copies >= 1, pads, memories_moved and lowered_budget >= 0,"
-                f" got {self}"
+                f" 0 <= budget_slack < unit, got {self}"
             )
         if self.neutral not in NEUTRAL or self.place not in PLACES:
             raise ValueError(f"scaling: neutral in {NEUTRAL}, place in {PLACES}, got {self}")
@@ -121,6 +129,11 @@ class Scaling:
             steps.append(f"weights and budget times {self.unit}")
         if self.copies > 1:
             steps.append(f"{self.copies} copies of every item, budget times {self.copies}")
+        if self.budget_slack:
+            unit_word = "unit" if self.budget_slack == 1 else "units"
+            steps.append(
+                f"the budget {self.budget_slack} {unit_word} more (less than one scaled unit)"
+            )
         if self.pads:
             steps.append(f"{self.pads} {self.neutral} items placed {self.place}")
         if self.reverse:
@@ -150,13 +163,15 @@ class Scaling:
         if self.copies > 1:
             memory, runtime = memory * self.copies, runtime * self.copies
             max_memory = unit_memory(quantize(float(max_memory)) * self.copies)
-        budget = quantize(float(max_memory))
+        budget = quantize(float(max_memory)) + self.budget_slack
+        max_memory = unit_memory(budget)
         pads = [_neutral_item(self.neutral, j, budget) for j in range(self.pads)]
         items = place_items(list(zip(memory, runtime, strict=True)), pads, self.place)
         if self.reverse:
             items.reverse()
         if self.lowered_budget is not None:
-            max_memory = unit_memory(self.lowered_budget * self.unit * self.copies)
+            lowered = self.lowered_budget * self.unit * self.copies
+            max_memory = unit_memory(lowered + self.budget_slack)
         return Case(tuple(m for m, _ in items), tuple(r for _, r in items), max_memory)
 
 
@@ -247,6 +262,32 @@ def big_tables(bases: list[Case], most: int | None = None) -> list[Scaled]:
         pads = max(-(-BIG_TABLE_CELLS // wide) - base.n * copies, 0)
         place = PLACES[k % len(PLACES)]
         calls.append(scaled(base, Scaling(unit, copies, pads, "over budget", place)))
+    return calls
+
+
+def threshold_budget_tables(bases: list[Case], budgets: Sequence[int], items: int) -> list[Scaled]:
+    """One call of ``items`` items under each of ``budgets`` (units), exactly:
+    a base (in turn, of those with a positive budget ``b`` and ``b * b`` at
+    most the budget) unit-scaled by ``budget // b``, the rest of the budget
+    as :attr:`Scaling.budget_slack`, and padded with items heavier than the
+    budget (first, last, interleaved in turn) up to ``items``. The scope's
+    threshold budgets (``2**15``, ``2**16``: a narrower index or column
+    dtype) then meet the largest item counts, a pure-Python table solver
+    paying a row copy per pad. A blind-corpus bug that walked the backtrack's
+    column in int16 "whenever ``Q < 2**16``" from 1,024 items passed default
+    ``verify``: no call had both (session 22, docs/blind-corpus-15)."""
+    usable = [b for b in bases if quantize(float(b.max_memory)) > 0]
+    calls = []
+    for k, budget in enumerate(budgets):
+        fitting = [b for b in usable if quantize(float(b.max_memory)) ** 2 <= budget]
+        if not fitting:
+            continue
+        base = fitting[k % len(fitting)]
+        small = quantize(float(base.max_memory))
+        unit = budget // small
+        pads = max(items - base.n, 0)
+        scaling = Scaling(unit, 1, pads, "over budget", PLACES[k % len(PLACES)])
+        calls.append(scaled(base, replace(scaling, budget_slack=budget - unit * small)))
     return calls
 
 

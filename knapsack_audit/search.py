@@ -49,7 +49,7 @@ from hypothesis.errors import Flaky, FlakyStrategyDefinition
 
 from knapsack_audit import properties as props
 from knapsack_audit.cases import Case
-from knapsack_audit.exhaustive import Scope
+from knapsack_audit.exhaustive import SCOPE_THRESHOLD_BUDGETS, Scope
 from knapsack_audit.properties import Finding, Judge, Outcome, Solver
 from knapsack_audit.real_types import other_types_calls
 from knapsack_audit.scaling import (
@@ -64,6 +64,7 @@ from knapsack_audit.scaling import (
     scaled,
     scaled_cases,
     table_cells,
+    threshold_budget_tables,
     twins,
 )
 from knapsack_audit.shrink import Shrinker
@@ -83,6 +84,7 @@ from knapsack_audit.strategies import (
     SIZE_TIERS,
     TINY_RUNTIME_SCALES,
     TOLERANCE_RATIOS,
+    UNEQUAL_SHARES,
     WIDE_HALF_WAY_UNITS,
     big_region_case,
     big_table_units,
@@ -121,6 +123,7 @@ from knapsack_audit.strategies import (
     two_sizes_case,
     under_a_quarter_budget,
     under_the_float_sum_case,
+    unequal_shares_case,
     wide_half_way_case,
     with_dropped_items,
     wrapping_weights_case,
@@ -603,10 +606,17 @@ def breadth_cases(
     set of items under budgets 2e-10 GB either side of a half unit
     (:func:`~knapsack_audit.strategies.half_unit_steps`), one with
     placeholder sizes of 1e7 to 1e14 GB
-    (:func:`~knapsack_audit.strategies.sentinel_sizes_case`) and one of
+    (:func:`~knapsack_audit.strategies.sentinel_sizes_case`), one of
     items all of one size that all fit
-    (:func:`~knapsack_audit.strategies.one_size_case`), all from an rng of
-    their own, then the calls
+    (:func:`~knapsack_audit.strategies.one_size_case`) and one per offsets
+    of :data:`~knapsack_audit.strategies.UNEQUAL_SHARES` whose optimum is
+    two shares a unit apart that fill the budget
+    (:func:`~knapsack_audit.strategies.unequal_shares_case`), all from an
+    rng of their own, and one call under each of the scope's
+    :data:`~knapsack_audit.exhaustive.SCOPE_THRESHOLD_BUDGETS` (``10**4`` to
+    ``2**16 + 1`` units, up to 1.4e8 cells), a small case scaled and padded
+    with items over the budget
+    (:func:`~knapsack_audit.scaling.threshold_budget_tables`), then the calls
     :func:`~knapsack_audit.real_types.other_types_calls` writes again from
     all of them in the other real types SPEC 1 accepts (signed zeros, ints,
     numpy scalars, an int budget, zero budgets of either sign), which draw
@@ -754,7 +764,7 @@ def breadth_cases(
         over_in_float_case(rng, n, over) for over, n in _each_at_a_size(rng, OVER_IN_FLOAT)
     ]
     past_rng = random.Random(f"{seed}: past the largest real call")  # rng's stream unchanged
-    past_largest = [
+    past_largest: list[BreadthCase] = [
         *(REGION_BUILDERS[region](past_rng, PAST_LARGEST_ITEMS) for region in PAST_LARGEST_REGIONS),
         *(
             float32_budget_case(past_rng, PAST_LARGEST_ITEMS, up)
@@ -765,6 +775,11 @@ def breadth_cases(
         *half_unit_steps(past_rng, PAST_LARGEST_ITEMS),
         sentinel_sizes_case(past_rng, PAST_LARGEST_ITEMS),
         one_size_case(past_rng, PAST_LARGEST_ITEMS),
+        *(unequal_shares_case(past_rng, PAST_LARGEST_ITEMS, offsets) for offsets in UNEQUAL_SHARES),
+        *(
+            KnownCase.of(call)
+            for call in threshold_budget_tables(small, SCOPE_THRESHOLD_BUDGETS, PAST_LARGEST_ITEMS)
+        ),
     ]
     calls: list[BreadthCase] = [
         *cheap,

@@ -1943,6 +1943,19 @@ def exact_shares_case(rng: random.Random, n: int, parts: int) -> Case:
     than half a share's worth. A fast path that takes items of at least
     ``Q / parts`` as excluding one another (``parts * q >= Q`` where ``>``
     is meant) keeps one share too few."""
+    items, share, worth = _beside_shares(rng, n, parts)
+    for _ in range(parts):
+        items.insert(rng.randrange(len(items) + 1), (share, worth))
+    return _case_of_units(items, parts * share)
+
+
+def _beside_shares(
+    rng: random.Random, n: int, parts: int
+) -> tuple[list[tuple[int, float]], int, float]:
+    """The items beside ``parts`` shares (:func:`exact_shares_case`): at least
+    8, of 1 to ``s / 4`` units worth 0.5 to 2 per unit; the share ``s`` (a
+    table of :data:`BIG_TABLE_CELLS` to twice as many cells over ``n``
+    items, at least ``parts + 8``) and a share's worth, twice all of them."""
     n = max(n, parts + 8)
     cells = rng.randint(BIG_TABLE_CELLS, 2 * BIG_TABLE_CELLS)
     share = max(4, cells // (n * parts))
@@ -1950,10 +1963,29 @@ def exact_shares_case(rng: random.Random, n: int, parts: int) -> Case:
     for _ in range(n - parts):
         weight = rng.randint(1, share // 4)
         items.append((weight, weight * rng.uniform(0.5, 2.0)))
-    worth = 2 * sum(runtime for _, runtime in items)
-    for _ in range(parts):
-        items.insert(rng.randrange(len(items) + 1), (share, worth))
-    return _case_of_units(items, parts * share)
+    return items, share, 2 * sum(runtime for _, runtime in items)
+
+
+UNEQUAL_SHARES = ((0, 1), (1, 0))
+"""Offsets of :func:`unequal_shares_case`'s two shares, in item order."""
+
+
+def unequal_shares_case(rng: random.Random, n: int, offsets: Sequence[int]) -> Case:
+    """:func:`exact_shares_case`'s shape with shares a unit apart: share ``k``
+    (in item order) of ``s + offsets[k]`` units, under their sum (at 2,114
+    items ``s`` is 2,500 to 5,000 units). Walking back from the budget,
+    the last share's row is met at column ``2 q - 1`` (offsets ``(0, 1)``:
+    the last share one unit heavier) or ``2 q + 1`` (``(1, 0)``), beside
+    ``2 q`` for equal shares. A table solver that updates a heavy item's row
+    in two slices, ``[q, 2 q - 1)`` and ``[2 q, Q]``, never writes column
+    ``2 q - 1``: equal shares, and every unit-scaled call (whose columns
+    on the optimum's path are multiples of the unit), never see it."""
+    parts = len(offsets)
+    items, share, worth = _beside_shares(rng, n, parts)
+    places = sorted(rng.sample(range(len(items) + 1), parts))
+    for k, (place, offset) in enumerate(zip(places, offsets, strict=True)):
+        items.insert(place + k, (share + offset, worth))
+    return _case_of_units(items, parts * share + sum(offsets))
 
 
 def float32_budget_readings(budget: float) -> tuple[int, int, int]:

@@ -123,6 +123,8 @@ FOUND_AT_SCALE = (
     "kept_table_read_a_column_past_its_width_above_8e6_cells",
     "sizes_past_a_billion_taken_for_bytes_from_512_items",
     "equal_sizes_take_the_dearest_by_partition_from_256_items",
+    "walk_back_column_in_int16_under_two_byte_budgets_from_1536_items",
+    "heavy_rows_in_two_slices_miss_column_2q_plus_1_above_8e6_cells",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;

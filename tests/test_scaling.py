@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from knapsack_audit import properties as props
 from knapsack_audit import search as search_module
 from knapsack_audit.cases import Case
-from knapsack_audit.exhaustive import scope_for
+from knapsack_audit.exhaustive import SCOPE_THRESHOLD_BUDGETS, scope_for
 from knapsack_audit.golden import fixtures
 from knapsack_audit.optimized import dp_knapsack_sliding_hirschberg
 from knapsack_audit.properties import Judge
@@ -40,6 +40,7 @@ from knapsack_audit.scaling import (
     replicated_optimum,
     scaled,
     table_cells,
+    threshold_budget_tables,
     twins,
 )
 from knapsack_audit.search import (
@@ -87,6 +88,42 @@ def test_the_scaled_optimum_is_the_exact_optimum_of_the_scaled_call(
     call = scaled(base, scaling)
     assert call.optimum == exact_optimum(*call.case.arguments()).value
     assert call.case.n == base.n * scaling.copies + scaling.pads
+
+
+@settings(max_examples=100, deadline=None)
+@given(small_cases(max_items=4), st.integers(1, 6), st.data())
+def test_a_budget_slack_under_one_scaled_unit_keeps_the_optimum(
+    base: Case, unit: int, data: st.DataObject
+) -> None:
+    """SPEC 3.3: every weight of a unit-scaled call is a multiple of the unit, so
+    a budget up to ``unit - 1`` units more holds the same subsets: the
+    optimum is the exact oracle's on the transformed call, and the padding
+    stays heavier than the raised budget. A slack of a whole unit is refused."""
+    slack = data.draw(st.integers(0, unit - 1), label="slack")
+    call = scaled(base, Scaling(unit=unit, pads=3, budget_slack=slack, place="interleaved"))
+    budget = quantize(call.case.max_memory)
+    assert budget == quantize(base.max_memory) * unit + slack
+    assert call.optimum == exact_optimum(*call.case.arguments()).value
+    assert sum(quantize(m) > budget for m in call.case.memory) >= 3
+    with pytest.raises(ValueError, match="budget_slack < unit"):
+        Scaling(unit=unit, budget_slack=unit)
+
+
+def test_threshold_budget_tables_reach_each_budget_exactly_with_the_base_optimum() -> None:
+    """SPEC 3.3: one call per budget, of exactly that many units and the asked
+    item count, whose stated optimum is the exact oracle's on the call itself
+    (small budgets here, so that the oracle runs); the scope's threshold
+    budgets are all reached from the breadth phase's small cases."""
+    bases = [Case.of([1e-4, 2e-4, 3e-4], [1.0, 2.5, 3.0], 4e-4), Case.of([2e-4], [1.0], 3e-4)]
+    calls = threshold_budget_tables(bases, (50, 64, 97), 40)
+    assert [quantize(call.case.max_memory) for call in calls] == [50, 64, 97]
+    for call in calls:
+        assert call.case.n == 40
+        assert call.optimum == exact_optimum(*call.case.arguments()).value
+    assert threshold_budget_tables([Case.of([1e-4], [1.0], 0.0)], (50,), 40) == []
+    small = [c for c in breadth_cases(seed=0) if isinstance(c, Case) and 0 < c.n <= 12]
+    reached = threshold_budget_tables(small, SCOPE_THRESHOLD_BUDGETS, 2114)
+    assert [quantize(c.case.max_memory) for c in reached] == list(SCOPE_THRESHOLD_BUDGETS)
 
 
 def test_twins_reverse_the_first_saving_call_and_scale_runtimes_to_2_40_and_subnormal() -> None:
@@ -217,7 +254,9 @@ def test_big_tables_reach_twice_the_largest_real_call_at_small_cost() -> None:
     calls = [
         case
         for case in breadth_cases(seed=3)
-        if isinstance(case, KnownCase) and case.case.n > FEW_ITEMS[1]
+        if isinstance(case, KnownCase)
+        and case.case.n > FEW_ITEMS[1]
+        and quantize(case.case.max_memory) not in SCOPE_THRESHOLD_BUDGETS
     ]
     assert len(calls) == 12  # 3, the last again (SPEC 8.4), 4 twins, 2 lower, the pair
     assert sum("the budget lowered to" in known.note for known in calls) == 2

@@ -2201,6 +2201,62 @@ def equal_sizes_take_the_dearest_by_partition_from_256_items(
     return answer(runtime, [int(i) for i in dearest if runtime[int(i)] > 0])
 
 
+def walk_back_column_in_int16_under_two_byte_budgets_from_1536_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 1,536 items the walk back keeps its column as a 16-bit signed
+    integer whenever the budget "fits in two bytes" (``Q < 2**16``, the
+    unsigned bound). From ``Q = 2**15`` the column starts negative and numpy
+    reads it from the row's end: the walk reads another column's decisions
+    (SPEC 3.2, 3.3). The scope's budgets of ``2**15`` units meet only one or
+    two items there."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    dp = table(weights, runtime, capacity)
+    if len(weights) < 1536 or capacity >= 2**16:
+        return answer(runtime, backtrack(dp, weights, capacity))
+
+    def int16(value: int) -> int:
+        return (value + 2**15) % 2**16 - 2**15
+
+    saved, column = [], int16(capacity)
+    for i in range(len(weights), 0, -1):
+        if dp[i][column] != dp[i - 1][column]:
+            saved.append(i - 1)
+            column = int16(column - weights[i - 1])
+    return answer(runtime, saved)
+
+
+def heavy_rows_in_two_slices_miss_column_2q_plus_1_above_8e6_cells(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Above 8e6 cells the row of an item of ``q >= 1024`` units is written in
+    two slices whose sources do not overlap their targets ("no temporary of
+    the whole row"): the head, columns ``q`` to ``2 q``, and the tail from
+    ``2 q + 2``. Column ``2 q + 1`` keeps the row above, so a selection whose
+    walk back meets that item's row there (two items of ``s + 1`` and ``s``
+    units that fill the budget, in that order) is lost (SPEC 3.3)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) * capacity <= 8_000_000:
+        return exact(memory, runtime, max_memory)
+    dp = np.zeros((len(weights) + 1, capacity + 1))
+    for i, (w, v) in enumerate(zip(weights, runtime, strict=True)):
+        dp[i + 1] = dp[i]
+        if w > capacity:
+            continue
+        if w < 1024:
+            dp[i + 1, w:] = np.maximum(dp[i, w:], dp[i, : capacity + 1 - w] + v)
+            continue
+        head = min(2 * w + 1, capacity + 1)
+        dp[i + 1, w:head] = np.maximum(dp[i, w:head], dp[i, : head - w] + v)
+        if 2 * w + 2 <= capacity:
+            dp[i + 1, 2 * w + 2 :] = np.maximum(
+                dp[i, 2 * w + 2 :], dp[i, w + 2 : capacity + 1 - w] + v
+            )
+    return answer(runtime, backtrack(dp, weights, capacity))
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -2310,5 +2366,7 @@ EXPECTED: dict[str, str] = {
     "kept_table_read_a_column_past_its_width_above_8e6_cells": "optimality",
     "sizes_past_a_billion_taken_for_bytes_from_512_items": "feasibility",
     "equal_sizes_take_the_dearest_by_partition_from_256_items": "no-crash",
+    "walk_back_column_in_int16_under_two_byte_budgets_from_1536_items": "optimality",
+    "heavy_rows_in_two_slices_miss_column_2q_plus_1_above_8e6_cells": "optimality",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
