@@ -467,7 +467,9 @@ def scaled_cases(draw: st.DrawFn, domain: str = "partitioner") -> Scaled:
     """A small case (:func:`knapsack_audit.strategies.small_cases`) and a scaling
     towards a table tier of :data:`TABLE_TIERS`: unit scaling or replication
     (the replicated part at most :data:`REPLICATED_WORK` cells), then neutral
-    padding of a drawn kind and place up to the tier."""
+    padding of a drawn kind and place up to the tier, under a budget up to
+    ``unit - 1`` units more (:attr:`Scaling.budget_slack`: the walk back
+    then passes columns off the unit's multiples, such as ``2 q - 1``)."""
     base = draw(small_cases(domain))
     tier = draw(st.sampled_from(TABLE_TIERS), label="table cells")
     budget = quantize(float(base.max_memory))
@@ -489,4 +491,5 @@ def scaled_cases(draw: st.DrawFn, domain: str = "partitioner") -> Scaled:
         # Every such pad fits the table solver's budget: it pays for each cell.
         wanted = min(wanted, max(REPLICATED_WORK // wide, 1))
     place = draw(st.sampled_from(PLACES), label="place")
-    return scaled(base, Scaling(unit, copies, wanted, neutral, place))
+    slack = draw(st.integers(0, unit - 1), label="budget slack")
+    return scaled(base, Scaling(unit, copies, wanted, neutral, place, budget_slack=slack))

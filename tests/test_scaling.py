@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, find, given, settings
 from hypothesis import strategies as st
 
 from knapsack_audit import properties as props
@@ -32,6 +32,7 @@ from knapsack_audit.scaling import (
     REMATCHED_LAST_BASE,
     SUBNORMAL_TWIN_TOP,
     TWIN_RUNTIME_TOPS,
+    Scaled,
     Scaling,
     big_tables,
     budget_sweep,
@@ -39,6 +40,7 @@ from knapsack_audit.scaling import (
     rematched_pair,
     replicated_optimum,
     scaled,
+    scaled_cases,
     table_cells,
     threshold_budget_tables,
     twins,
@@ -107,6 +109,28 @@ def test_a_budget_slack_under_one_scaled_unit_keeps_the_optimum(
     assert sum(quantize(m) > budget for m in call.case.memory) >= 3
     with pytest.raises(ValueError, match="budget_slack < unit"):
         Scaling(unit=unit, budget_slack=unit)
+
+
+@settings(max_examples=60, deadline=None)
+@given(scaled_cases())
+def test_the_random_phase_s_scalings_state_the_exact_optimum(call: Scaled) -> None:
+    """SPEC 3.3: a scaled call the random phase draws, budget slack included,
+    states the exact oracle's optimum of the call itself (its smaller tiers)."""
+    assume(table_cells(call.case) <= 200_000)
+    assert call.optimum == exact_optimum(*call.case.arguments()).value
+
+
+def test_the_random_phase_draws_a_budget_a_unit_short_of_the_next_multiple() -> None:
+    """SPEC 3.3: the random phase's scalings reach budgets of ``unit - 1`` units
+    past a multiple of the unit, where the walk back passes columns such as
+    ``2 q - 1`` that unit-scaled calls alone never meet."""
+    call = find(
+        scaled_cases(),
+        lambda c: c.scaling.unit > 2 and c.scaling.budget_slack == c.scaling.unit - 1,
+        settings=settings(max_examples=2000, database=None),
+    )
+    budget = quantize(call.case.max_memory)
+    assert budget % call.scaling.unit == call.scaling.unit - 1
 
 
 def test_threshold_budget_tables_reach_each_budget_exactly_with_the_base_optimum() -> None:
