@@ -124,9 +124,10 @@ def jobs_for(jobs: int | str, targets: int | None = None) -> int:
     solver's worker take turns (the auditor waits for each answer), so one
     audit keeps about one core busy: ``verify torch --jobs 2`` on two cores
     audited each target as much as ``--jobs 1`` (docs/CLI.md, "Time budget")."""
-    if jobs == JOBS_AUTO:
-        return max(1, min(usable_cores(), targets or usable_cores()))
-    return int(jobs)
+    if jobs != JOBS_AUTO:
+        return int(jobs)
+    cores = usable_cores()
+    return max(1, min(cores, targets or cores))
 
 
 def comma_list(text: str) -> tuple[str, ...]:

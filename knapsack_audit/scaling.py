@@ -163,8 +163,10 @@ class Scaling:
         if self.copies > 1:
             memory, runtime = memory * self.copies, runtime * self.copies
             max_memory = unit_memory(quantize(float(max_memory)) * self.copies)
-        budget = quantize(float(max_memory)) + self.budget_slack
-        max_memory = unit_memory(budget)
+        budget = quantize(float(max_memory))
+        if self.budget_slack:
+            budget += self.budget_slack
+            max_memory = unit_memory(budget)
         pads = [_neutral_item(self.neutral, j, budget) for j in range(self.pads)]
         items = place_items(list(zip(memory, runtime, strict=True)), pads, self.place)
         if self.reverse:
@@ -286,8 +288,9 @@ def threshold_budget_tables(bases: list[Case], budgets: Sequence[int], items: in
         small = quantize(float(base.max_memory))
         unit = budget // small
         pads = max(items - base.n, 0)
-        scaling = Scaling(unit, 1, pads, "over budget", PLACES[k % len(PLACES)])
-        calls.append(scaled(base, replace(scaling, budget_slack=budget - unit * small)))
+        place = PLACES[k % len(PLACES)]
+        slack = budget - unit * small
+        calls.append(scaled(base, Scaling(unit, 1, pads, "over budget", place, budget_slack=slack)))
     return calls
 
 

@@ -133,6 +133,16 @@ def test_the_random_phase_draws_a_budget_a_unit_short_of_the_next_multiple() -> 
     assert budget % call.scaling.unit == call.scaling.unit - 1
 
 
+def test_a_scaling_without_unit_or_slack_keeps_the_base_budget_as_written() -> None:
+    """SPEC 2.1: with no unit scaling, replication or slack, the call's budget is
+    the base's own float, a half-way one included (``0.00025`` is 2 units by
+    ``round``; rewriting it as ``0.0002`` would lose the edge the base holds)."""
+    for budget in (0.00025, 0.000251):
+        base = Case.of([0.00015, 0.0003], [1.0, 2.0], budget)
+        for scaling in (Scaling(pads=3, runtime_exponent=40), Scaling(reverse=True)):
+            assert scaled(base, scaling).case.max_memory == budget
+
+
 def test_threshold_budget_tables_reach_each_budget_exactly_with_the_base_optimum() -> None:
     """SPEC 3.3: one call per budget, of exactly that many units and the asked
     item count, whose stated optimum is the exact oracle's on the call itself
