@@ -167,7 +167,7 @@ class Scaling:
         if self.budget_slack:
             budget += self.budget_slack
             max_memory = unit_memory(budget)
-        pads = [_neutral_item(self.neutral, j, budget) for j in range(self.pads)]
+        pads = [self._pad(j, budget) for j in range(self.pads)]
         items = place_items(list(zip(memory, runtime, strict=True)), pads, self.place)
         if self.reverse:
             items.reverse()
@@ -175,6 +175,22 @@ class Scaling:
             lowered = self.lowered_budget * self.unit * self.copies
             max_memory = unit_memory(lowered + self.budget_slack)
         return Case(tuple(m for m, _ in items), tuple(r for _, r in items), max_memory)
+
+    def _pad(self, j: int, budget: int) -> tuple[float, float]:
+        """The ``j``-th padding item. An item over the budget has its runtime
+        times ``2**runtime_exponent`` like every base item (the others' are
+        0, or the extreme negatives of :func:`dropped_item`, kept as they
+        are): a runtime-scaled call padded so is the unscaled call with every
+        runtime scaled, and statistics over all runtimes (a variance, a
+        maximum) see the scale too. With those pads' runtimes as they were
+        (up to ``1e12``), a subnormal twin's variance in float32 was about
+        ``1e23``, not 0: a blind-corpus bug that took ``var() == 0`` for
+        "every runtime equal" from 128 items passed default ``verify``
+        (session 23, docs/blind-corpus-16)."""
+        memory, runtime = _neutral_item(self.neutral, j, budget)
+        if self.neutral == "over budget":
+            runtime = math.ldexp(runtime, self.runtime_exponent)
+        return memory, runtime
 
 
 def neutral_kinds(domain: str) -> tuple[str, ...]:
@@ -350,7 +366,9 @@ def twins(calls: list[Scaled]) -> list[Scaled]:
     so that it is about ``2**40`` (:data:`TWIN_RUNTIME_TOPS`; left out when
     a runtime would leave :data:`FLOAT32_NORMAL`); last, the first whose
     runtimes fit :data:`FLOAT32_SUBNORMAL` scaled so that the largest is about
-    ``2**-128`` (:data:`SUBNORMAL_TWIN_TOP`).
+    ``2**-128`` (:data:`SUBNORMAL_TWIN_TOP`). The padding's runtimes are
+    scaled alike (:meth:`Scaling._pad`): in the subnormal twin every runtime
+    is then under ``2**-75``, and its square is 0 in float32.
 
     Run after its original in one worker, the reversed call is the same
     multiset of items under the same budget, with other indices: a solver
@@ -363,15 +381,28 @@ def twins(calls: list[Scaled]) -> list[Scaled]:
     saving = [call for call in calls if call.optimum > 0]
     result = [scaled(call.base, replace(call.scaling, reverse=True)) for call in saving[:1]]
     for call, top in zip(saving, TWIN_RUNTIME_TOPS, strict=False):
-        exponent = _exponent_to(call.base, top)
-        if exponent is not None:
-            result.append(scaled(call.base, replace(call.scaling, runtime_exponent=exponent)))
+        twin = _runtime_twin(call, _exponent_to(call.base, top))
+        if twin is not None:
+            result.append(twin)
     for call in saving:
-        exponent = _exponent_to(call.base, SUBNORMAL_TWIN_TOP, FLOAT32_SUBNORMAL)
-        if exponent is not None:
-            result.append(scaled(call.base, replace(call.scaling, runtime_exponent=exponent)))
+        twin = _runtime_twin(call, _exponent_to(call.base, SUBNORMAL_TWIN_TOP, FLOAT32_SUBNORMAL))
+        if twin is not None:
+            result.append(twin)
             break
     return result
+
+
+def _runtime_twin(call: Scaled, exponent: int | None) -> Scaled | None:
+    """``call`` with every runtime, its padding's too, times ``2**exponent``;
+    ``None`` without an exponent, or when a padding item's runtime would
+    then pass float32's normal range (:data:`FLOAT32_NORMAL`; a sum of
+    them could overflow in float32)."""
+    if exponent is None:
+        return None
+    twin = scaled(call.base, replace(call.scaling, runtime_exponent=exponent))
+    if max((abs(float(r)) for r in twin.case.runtime), default=0.0) > FLOAT32_NORMAL[1]:
+        return None
+    return twin
 
 
 REMATCHED_UNITS = 5_000

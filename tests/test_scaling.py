@@ -197,6 +197,26 @@ def test_twins_reverse_the_first_saving_call_and_scale_runtimes_to_2_40_and_subn
     assert 2.0**-129 <= max(runtimes) < 2.0**-128
     assert all(2.0**-149 <= r < 2.0**-126 for r in runtimes)
     assert subnormal.optimum == exact_optimum(*subnormal.case.arguments()).value
+    # The padding's runtimes are scaled too: every square underflows float32.
+    assert all(r < 2.0**-75 for r in subnormal.case.runtime)
+
+
+def test_a_runtime_scaled_call_scales_its_padding_s_runtimes_too() -> None:
+    """SPEC 3.3: with a runtime exponent, the padding items' runtimes are
+    scaled like the base's (they stay out of every optimum), so the call is
+    the unscaled call with every runtime times ``2**e``; a twin whose
+    scaled padding would pass float32's range is left out."""
+    base = Case.of([1e-4, 2e-4], [1.0, 3.0], 2e-4)
+    plain = scaled(base, Scaling(pads=3, place="last"))
+    call = scaled(base, Scaling(pads=3, place="last", runtime_exponent=-10))
+    assert call.case.runtime == tuple(math.ldexp(r, -10) for r in plain.case.runtime)
+    assert call.optimum == plain.optimum / 2**10 == exact_optimum(*call.case.arguments()).value
+    # Scaled to 2**40, the second call's runtimes stay in range, but its
+    # padding's 1e12 would be 2**169: that twin is left out, not unpadded.
+    tiny_base = Case.of([1e-4, 2e-4], [2.0**-90, 2.0**-89], 2e-4)
+    for pads, twinned in ((20, False), (0, True)):
+        calls = [scaled(b, Scaling(unit=50, pads=pads)) for b in (base, tiny_base)]
+        assert any(twin.base == tiny_base for twin in twins(calls)) == twinned
 
 
 def test_the_rematched_pair_pairs_the_same_columns_otherwise_and_raises_the_optimum() -> None:
