@@ -71,6 +71,8 @@ from knapsack_audit.shrink import Shrinker
 from knapsack_audit.strategies import (
     BIG_REGIONS,
     DOMINANT_EXPONENTS,
+    EXTREME_RUNTIME_TOPS,
+    HEAVY_RIVAL_ORDERS,
     HUGE_BUDGET_CELLS,
     HUGE_BUDGET_ITEMS,
     HUGE_BUDGET_NOISES,
@@ -95,9 +97,11 @@ from knapsack_audit.strategies import (
     everything_fits_case,
     exact_fit_case,
     exact_shares_case,
+    extreme_runtimes_case,
     float32_budget_case,
     half_unit_steps,
     hash_twins_case,
+    heavy_rival_case,
     huge_budget_case,
     one_per_node_case,
     one_sided_optimum_case,
@@ -616,7 +620,13 @@ def breadth_cases(
     :data:`~knapsack_audit.exhaustive.SCOPE_THRESHOLD_BUDGETS` (``10**4`` to
     ``2**16 + 1`` units, up to 1.4e8 cells), a small case scaled and padded
     with items over the budget
-    (:func:`~knapsack_audit.scaling.threshold_budget_tables`), then the calls
+    (:func:`~knapsack_audit.scaling.threshold_budget_tables`), two whose
+    optimum takes an item of more than half the budget that a rival of the
+    whole budget beats alone, the rival listed first and last
+    (:func:`~knapsack_audit.strategies.heavy_rival_case`), and two of
+    flop-count runtimes all scaled so that their squares underflow or
+    overflow float32
+    (:func:`~knapsack_audit.strategies.extreme_runtimes_case`), then the calls
     :func:`~knapsack_audit.real_types.other_types_calls` writes again from
     all of them in the other real types SPEC 1 accepts (signed zeros, ints,
     numpy scalars, an int budget, zero budgets of either sign), which draw
@@ -780,6 +790,8 @@ def breadth_cases(
             KnownCase.of(call)
             for call in threshold_budget_tables(small, SCOPE_THRESHOLD_BUDGETS, PAST_LARGEST_ITEMS)
         ),
+        *(heavy_rival_case(past_rng, PAST_LARGEST_ITEMS, order) for order in HEAVY_RIVAL_ORDERS),
+        *(extreme_runtimes_case(past_rng, PAST_LARGEST_ITEMS, top) for top in EXTREME_RUNTIME_TOPS),
     ]
     calls: list[BreadthCase] = [
         *cheap,

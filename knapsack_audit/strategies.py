@@ -1988,6 +1988,76 @@ def unequal_shares_case(rng: random.Random, n: int, offsets: Sequence[int]) -> C
     return _case_of_units(items, parts * share + sum(offsets))
 
 
+HEAVY_RIVAL_ORDERS = ("rival first", "rival last")
+"""Item orders of :func:`heavy_rival_case`: the rival, the heavy item, then
+the rest (shuffled), or the reverse of that."""
+
+
+def heavy_rival_case(rng: random.Random, n: int, order: str) -> Case:
+    """``n`` items (at least 16) under a budget of ``Q`` units (a table of
+    :data:`BIG_TABLE_CELLS` to twice as many cells): a heavy item ``H`` of
+    ``Q/2 < h <= 3Q/4`` units worth ``w`` (twice all the light items
+    together), a rival ``R`` of exactly ``Q`` units worth ``w`` plus 30% to
+    90% of ``f``, 8 to 64 fillers that share out ``Q - h`` units exactly,
+    worth ``f`` in all (1 to 2 per unit), and light items worth 0.01 to 0.1
+    per unit. ``R`` alone beats ``H`` alone, and beats ``H`` with whatever
+    fits beside it from the items listed before ``H`` (``order``: ``R``,
+    ``H``, then the rest shuffled, or the reverse), while ``H`` with the
+    fillers listed after it beats ``R``: the optimum takes ``H``. A table
+    solver that skips a heavy item's row when the item does not improve
+    column ``Q`` at that row (decided from the items before it alone) keeps
+    ``R``."""
+    n = max(n, 16)
+    cells = rng.randint(BIG_TABLE_CELLS, 2 * BIG_TABLE_CELLS)
+    budget = max(64, cells // n)
+    heavy = rng.randint(budget // 2 + 1, 3 * budget // 4)
+    room = budget - heavy
+    count = min(rng.randint(8, 64), room, n - 2)
+    cuts = sorted(rng.sample(range(1, room), count - 1))
+    shares = [b - a for a, b in zip([0, *cuts], [*cuts, room], strict=True)]
+    fillers = [(w, w * rng.uniform(1.0, 2.0)) for w in shares]
+    fill = sum(r for _, r in fillers)
+    light = []
+    for _ in range(n - 2 - count):
+        weight = rng.randint(1, max(1, room // 4))
+        light.append((weight, weight * rng.uniform(0.01, 0.1)))
+    worth = 2 * (fill + sum(r for _, r in light))
+    rest = fillers + light
+    rng.shuffle(rest)
+    items = [(budget, worth + fill * rng.uniform(0.3, 0.9)), (heavy, worth), *rest]
+    if order == "rival last":
+        items.reverse()
+    return _case_of_units(items, budget)
+
+
+EXTREME_RUNTIME_TOPS = (-100, 70)
+"""``log2`` of the largest runtime of :func:`extreme_runtimes_case`'s calls:
+every runtime's square under float32's smallest subnormal (``2**-149``),
+or the largest runtime's over float32's largest float (``2**128``); the
+runtimes themselves, and their sums, are float32 numbers."""
+
+
+EXTREME_RUNTIMES_REGION = "flop-count runtimes"
+"""The value region :func:`extreme_runtimes_case` rescales in the breadth
+phase: runtimes that differ, under a budget that binds."""
+
+
+def extreme_runtimes_case(rng: random.Random, n: int, top: int) -> Case:
+    """A case of :data:`EXTREME_RUNTIMES_REGION` of ``n`` items with every
+    runtime times the power of two that brings the largest into
+    ``[2**(top - 1), 2**top)`` (:data:`EXTREME_RUNTIME_TOPS`): its optimum
+    times that power, exactly. A fast path that reads statistics of the
+    runtimes in float32 (a variance, a norm) reads 0 or ``inf`` there:
+    "every runtime equal" when ``var() == 0``, say."""
+    case = REGION_BUILDERS[EXTREME_RUNTIMES_REGION](rng, n)
+    largest = max((abs(float(r)) for r in case.runtime), default=0.0)
+    if largest == 0.0:
+        return case
+    exponent = top - math.frexp(largest)[1]
+    runtime = tuple(math.ldexp(float(r), exponent) for r in case.runtime)
+    return Case(case.memory, runtime, case.max_memory)
+
+
 def float32_budget_readings(budget: float) -> tuple[int, int, int]:
     """``budget``'s quantization as a solver that keeps it in float32 reads
     it: the float32 budget times ``1e4`` in float64, the product in float32

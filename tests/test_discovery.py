@@ -1942,3 +1942,70 @@ def test_every_breadth_phase_holds_two_shares_a_unit_apart_in_either_order() -> 
             assert not check_call(dp_knapsack_sliding_hirschberg, case, Judge(exact=True)), seed
             failed = check_call(twin, case, Judge(exact=False), ["optimality"])
             assert bool(failed) == (offset == -1), (seed, offset)
+
+
+def _rival_and_heavy(case: Case) -> tuple[int, int] | None:
+    """The indices of a rival of exactly the budget's weight and a heavy item
+    of more than half of it beside it, at the start of ``case`` (in that
+    order) or at its end (the reverse), or ``None``."""
+    units, q = weights(case), budget(case)
+    for rival, heavy in ((0, 1), (case.n - 1, case.n - 2)):
+        if units[rival] == q and q < 2 * units[heavy] < 2 * q:
+            return rival, heavy
+    return None
+
+
+def test_every_breadth_phase_holds_a_heavy_item_its_rival_beats_at_its_row() -> None:
+    """SPEC 3.3: at 2,114 items every breadth phase holds two calls whose
+    optimum takes an item of more than half the budget, completed by light
+    items, while a rival of the whole budget is worth more than it alone:
+    the rival listed first (at the heavy item's row the rival holds column
+    ``Q``) and last. A blind corpus passed a table that skipped such an
+    item's row when it did not raise column ``Q`` there, above 6e6 cells
+    (docs/blind-corpus-16): the light items listed after it can complete it.
+    The twin planted here (a pre-pass over one row) fails the rival-first
+    call and answers the other; our solver answers both exactly."""
+    twin = corpus.heavy_items_pruned_by_a_prefix_row_from_1536_items
+    for seed in range(3):
+        found = {}
+        for case in _past_largest(seed):
+            pair = _rival_and_heavy(case)
+            if pair is None:
+                continue
+            rival, heavy = pair
+            assert case.runtime[rival] > case.runtime[heavy], seed
+            assert not check_call(dp_knapsack_sliding_hirschberg, case, Judge(exact=True)), seed
+            _, saved, _ = dp_knapsack_sliding_hirschberg(*case.arguments())
+            assert heavy in saved and rival not in saved, seed
+            assert table_cells(case) >= BIG_TABLE_CELLS, seed
+            found[rival == 0] = case
+        assert sorted(found) == [False, True], seed
+        for rival_first, case in found.items():
+            failed = check_call(twin, case, Judge(exact=False), ["optimality"])
+            assert bool(failed) == rival_first, (seed, rival_first)
+
+
+def test_every_breadth_phase_holds_runtimes_whose_float32_squares_leave_its_range() -> None:
+    """SPEC 3.3, 5.2: at 2,114 items every breadth phase holds a call whose
+    runtimes differ and are all float32 numbers whose squares underflow
+    float32 (under ``2**-75``), and one whose largest runtime's square
+    overflows it (``2**64`` or more, the sum of all still finite in
+    float32). A blind corpus passed a "runtimes all equal" fast path
+    that tested ``var() == 0`` in float32, from 128 items
+    (docs/blind-corpus-16). The twin planted here (``n * sum(r * r) ==
+    sum(r) ** 2`` in float32) fails both; our solver answers both exactly."""
+    twin = corpus.lightest_first_when_float32_square_sums_agree_from_1536_items
+    for seed in range(3):
+        tiny, huge = [], []
+        for case in _past_largest(seed):
+            sizes = [abs(float(r)) for r in case.runtime if r != 0]
+            if len(set(sizes)) < 2:
+                continue
+            if all(2.0**-149 <= size < 2.0**-75 for size in sizes):
+                tiny.append(case)
+            elif max(sizes) >= 2.0**64 and math.fsum(sizes) < 2.0**127:
+                huge.append(case)
+        assert tiny and huge, seed
+        for case in (tiny[0], huge[-1]):
+            assert not check_call(dp_knapsack_sliding_hirschberg, case, Judge(exact=True)), seed
+            assert check_call(twin, case, Judge(exact=False), ["optimality"]), seed

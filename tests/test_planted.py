@@ -125,6 +125,8 @@ FOUND_AT_SCALE = (
     "equal_sizes_take_the_dearest_by_partition_from_256_items",
     "walk_back_column_in_int16_under_two_byte_budgets_from_1536_items",
     "heavy_rows_in_two_slices_miss_column_2q_plus_1_above_8e6_cells",
+    "lightest_first_when_float32_square_sums_agree_from_1536_items",
+    "heavy_items_pruned_by_a_prefix_row_from_1536_items",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;

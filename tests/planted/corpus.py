@@ -2257,6 +2257,59 @@ def heavy_rows_in_two_slices_miss_column_2q_plus_1_above_8e6_cells(
     return answer(runtime, backtrack(dp, weights, capacity))
 
 
+def lightest_first_when_float32_square_sums_agree_from_1536_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 1,536 items the runtimes are taken as all equal when ``n * sum(r *
+    r) == sum(r) ** 2`` in float32 (Cauchy-Schwarz is an equality only
+    then), and the lightest items are saved first, as many as fit ("with
+    equal runtimes the most items is the best"). Runtimes whose squares
+    underflow float32 (all under ``2**-75``) give ``0 == 0``, and those whose
+    squares overflow it give ``inf == inf``: unequal runtimes are then
+    treated as equal, and the lightest items are short of the optimum
+    (SPEC 3.3)."""
+    if len(memory) >= 1536:
+        values = np.asarray(runtime, dtype=np.float32)
+        with np.errstate(all="ignore"):
+            equal = np.float32(len(values)) * np.sum(values * values) == np.sum(values) ** 2
+        if equal:
+            weights = quantize_all(memory)
+            capacity = round(max_memory * SCALE)
+            saved, used = [], 0
+            for i in sorted(range(len(weights)), key=lambda i: weights[i]):
+                if used + weights[i] > capacity:
+                    break
+                saved.append(i)
+                used += weights[i]
+            return answer(runtime, saved)
+    return exact(memory, runtime, max_memory)
+
+
+def heavy_items_pruned_by_a_prefix_row_from_1536_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 1,536 items, a pre-pass keeps one table row over the items in
+    order and drops an item of more than half the budget when it does not
+    raise column ``Q`` of that row ("two such items never fit together, and
+    one that cannot beat the best full packing so far never will"); the
+    table then runs over the items kept. The best packing *so far* is not
+    the best: light items listed after the dropped one can complete it,
+    and the optimum that needs it is lost (SPEC 3.3)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) < 1536:
+        return exact(memory, runtime, max_memory)
+    row = np.zeros(capacity + 1)
+    kept = []
+    for i, (w, v) in enumerate(zip(weights, runtime, strict=True)):
+        if capacity < 2 * w <= 2 * capacity and row[capacity - w] + v <= row[capacity]:
+            continue
+        kept.append(i)
+        if w <= capacity:
+            row[w:] = np.maximum(row[w:], row[: capacity + 1 - w] + v)
+    return exact_over(kept, weights, runtime, capacity)
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -2368,5 +2421,7 @@ EXPECTED: dict[str, str] = {
     "equal_sizes_take_the_dearest_by_partition_from_256_items": "no-crash",
     "walk_back_column_in_int16_under_two_byte_budgets_from_1536_items": "optimality",
     "heavy_rows_in_two_slices_miss_column_2q_plus_1_above_8e6_cells": "optimality",
+    "lightest_first_when_float32_square_sums_agree_from_1536_items": "optimality",
+    "heavy_items_pruned_by_a_prefix_row_from_1536_items": "optimality",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
