@@ -34,8 +34,9 @@ class Case:
         return len(self.memory)
 
     def arguments(self) -> tuple[list[float], list[float], float]:
-        """Fresh argument lists, as the partitioner passes them (SPEC 7)."""
-        return list(self.memory), list(self.runtime), self.max_memory
+        """Fresh argument lists, as the partitioner passes them (SPEC 7), each
+        run of equal neighbours one object (:func:`shared_runs`, SPEC 4.6)."""
+        return list(shared_runs(self.memory)), list(shared_runs(self.runtime)), self.max_memory
 
     def as_call(self, function: str = "solver") -> str:
         """Copy-pasteable Python call, runs of equal values grouped.
@@ -193,3 +194,25 @@ def same_values(after: Sequence[Any], before: Sequence[Any]) -> bool:
     if len(after) != len(before) or any(a != b for a, b in zip(after, before, strict=True)):
         return False
     return all(a is b or _same(a, b) for a, b in zip(after, before, strict=True))
+
+
+def shared_runs(values: Sequence[Any]) -> Any:
+    """``values`` (a list or a tuple, returned as such) with each run of
+    neighbouring entries of the same type and ``repr`` made one object, as
+    ``[v] * k`` builds it (SPEC 4.6). Pickling a call to the audit's worker
+    gives every float an object of its own: a solver that folded runs of
+    the very same object (``memory[k] is memory[k - 1]``) into one
+    all-or-nothing item passed default ``verify`` (session 23,
+    docs/blind-corpus-17). ``-0.0`` and ``0.0``, or ``1`` and ``1.0``, stay
+    apart.
+
+    >>> a, b, c, d = shared_runs([0.5, 0.5, -0.0, 0.0])
+    >>> a is b, b is c, c is d, (a, b, c, d)
+    (True, False, False, (0.5, 0.5, -0.0, 0.0))
+    >>> type(shared_runs((1.0, 1.0)))
+    <class 'tuple'>
+    """
+    shared: list[Any] = []
+    for value in values:
+        shared.append(shared[-1] if shared and _same(value, shared[-1]) else value)
+    return tuple(shared) if isinstance(values, tuple) else shared

@@ -73,7 +73,7 @@ from types import TracebackType
 from typing import Any
 
 from knapsack_audit.captured import CapturedStream, StreamSummary
-from knapsack_audit.cases import Case, same_values
+from knapsack_audit.cases import Case, same_values, shared_runs
 from knapsack_audit.catalog import TargetError, load
 from knapsack_audit.measure import measured_call
 from knapsack_audit.processes import (
@@ -401,6 +401,9 @@ def _answer(solver: Any, request: tuple[Any, ...], limit_note: str) -> tuple[Any
     :func:`knapsack_audit.measure.measured_call`).
     """
     memory, runtime, max_memory, *repeats = request
+    # Unpickled, every float is an object of its own: runs of equal
+    # neighbours are made one object again, as the caller built them (SPEC 4.6).
+    memory, runtime = shared_runs(memory), shared_runs(runtime)
     before = (list(memory), list(runtime))
     try:
         if repeats:

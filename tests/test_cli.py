@@ -529,3 +529,25 @@ def test_golden_subcommand_regenerates_expected_findings(tmp_path: Path) -> None
         "greedy_knapsack",
         "ilp_knapsack",
     }
+
+
+IDENTITY_SOLVER = """\
+def solver(memory, runtime, max_memory):
+    same = [k for k in range(1, len(memory)) if memory[k] is memory[k - 1]]
+    return float(len(same)), same, [type(memory).__name__, runtime[0] is runtime[1]]
+"""
+
+
+def test_the_worker_passes_runs_of_equal_neighbours_as_one_object(tmp_path: Path) -> None:
+    """SPEC 4.6: unpickled in the worker, a call's runs of neighbours of the
+    same type and ``repr`` are one object again, as ``[v] * k`` builds them
+    (a list stays a list, a tuple a tuple); ``-0.0`` and ``0.0``, ``1`` and
+    ``1.0``, stay apart. A blind-corpus bug that folded runs of the very
+    same object passed default ``verify`` before (docs/blind-corpus-17)."""
+    path = tmp_path / "identity.py"
+    path.write_text(IDENTITY_SOLVER, encoding="utf-8")
+    (target,) = parse_target(f"{path}:solver")
+    memory = [0.5, 0.5, 0.5, -0.0, 0.0, 1, 1.0]
+    with IsolatedSolver(target, call_timeout=10) as solver:
+        assert solver(memory, [2.0, 2.0], 1.0) == (2.0, [1, 2], ["list", True])
+        assert solver(tuple(memory), (2.0, 3.0), 1.0) == (2.0, [1, 2], ["tuple", False])
