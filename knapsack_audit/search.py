@@ -106,6 +106,7 @@ from knapsack_audit.strategies import (
     one_per_node_case,
     one_sided_optimum_case,
     one_size_case,
+    over_a_half_way_up_budget_case,
     over_in_float_case,
     packed_table_case,
     past_power_copies_case,
@@ -792,6 +793,7 @@ def breadth_cases(
         ),
         *(heavy_rival_case(past_rng, PAST_LARGEST_ITEMS, order) for order in HEAVY_RIVAL_ORDERS),
         *(extreme_runtimes_case(past_rng, PAST_LARGEST_ITEMS, top) for top in EXTREME_RUNTIME_TOPS),
+        over_a_half_way_up_budget_case(past_rng, PAST_LARGEST_ITEMS),
     ]
     calls: list[BreadthCase] = [
         *cheap,

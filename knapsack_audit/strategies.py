@@ -485,6 +485,47 @@ def half_way_budget(units: int) -> float:
     return unit_memory(units)
 
 
+def half_way_up_budget(units: int) -> float:
+    """A budget of ``units`` units written half a unit below them, ``(Q -
+    0.5) / 1e4``, where float64 rounds it up to ``Q`` (SPEC 2.1: ``Q - 0.5``
+    exactly for an even ``Q``, half to even); ``units`` exactly where it
+    does not. The other side of :func:`half_way_budget`: a solver that
+    rounds the budget half down, or adds a unit to it in GB before
+    rounding (``max_memory + 1e-4`` is ``Q + 0.5``, which rounds to ``Q``
+    again), reads it otherwise.
+
+    >>> half_way_up_budget(1234), half_way_up_budget(2)  # 0.00015 * 1e4 < 1.5
+    (0.12335, 0.0002)
+    """
+    budget = (units - 0.5) / SCALE
+    return budget if units > 0 and round(budget * SCALE) == units else unit_memory(units)
+
+
+def over_a_half_way_up_budget_case(rng: random.Random, n: int) -> Case:
+    """``n`` items (at least 16) under an even budget of ``Q`` units written
+    half a unit below it (:func:`half_way_up_budget`): nine tenths weigh 1
+    to 9 units and are worth 1 to 9, the others weigh 1 unit to ``10 Q``
+    more than the budget and are each worth more than all the light items
+    together, shuffled in. The optimum is light items alone. A solver that
+    caps sizes at "one unit over the budget" in GB (``max_memory + 1e-4``,
+    which rounds back to ``Q``) saves a heavy item: over budget."""
+    n = max(n, 16)
+    heavy = max(1, n // 10)
+    light = [(rng.randint(1, 9), float(rng.randint(1, 9))) for _ in range(n - heavy)]
+    units = 2 * max(1, sum(w for w, _ in light) // 4)
+    worth = sum(r for _, r in light) + 1.0
+    items = light + [
+        (units + rng.choice((1, 2, rng.randint(1, 10 * units))), worth * rng.uniform(1.0, 2.0))
+        for _ in range(heavy)
+    ]
+    rng.shuffle(items)
+    return Case(
+        tuple(unit_memory(w) for w, _ in items),
+        tuple(r for _, r in items),
+        half_way_up_budget(units),
+    )
+
+
 def _float32_region(rng: random.Random, n: int) -> Case:
     """Memories, most of them, and the budget beside a half-way point, where
     their quantization in float32 is a unit off SPEC 2.1's: a solver that

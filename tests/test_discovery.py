@@ -2009,3 +2009,28 @@ def test_every_breadth_phase_holds_runtimes_whose_float32_squares_leave_its_rang
         for case in (tiny[0], huge[-1]):
             assert not check_call(dp_knapsack_sliding_hirschberg, case, Judge(exact=True)), seed
             assert check_call(twin, case, Judge(exact=False), ["optimality"]), seed
+
+
+def test_every_breadth_phase_holds_items_over_a_budget_written_half_a_unit_below() -> None:
+    """SPEC 2.1, 3.2: at 2,114 items every breadth phase holds a call under an
+    even budget of ``Q`` units written as ``(Q - 0.5) / 1e4`` (float64 rounds
+    it up to ``Q``), with items heavier than ``Q`` worth more than the rest
+    together. A blind corpus passed sizes capped at "one unit over the
+    budget" in GB from 256 items (docs/blind-corpus-17): ``max_memory +
+    1e-4`` rounds back to ``Q``, so a capped item fits. Our solver answers
+    the call exactly; the capped call's answer saves an item over ``Q``."""
+    for seed in range(3):
+        found = [
+            case
+            for case in _past_largest(seed)
+            if case.max_memory * SCALE == budget(case) - 0.5
+            and budget(case) % 2 == 0
+            and max(weights(case)) > budget(case)
+        ]
+        assert found, seed
+        case = found[0]
+        assert not check_call(dp_knapsack_sliding_hirschberg, case, Judge(exact=True)), seed
+        cap = case.max_memory + 1 / SCALE
+        capped = [min(float(m), cap) for m in case.memory]
+        _, saved, _ = dp_knapsack_sliding_hirschberg(capped, list(case.runtime), case.max_memory)
+        assert max(weights(case)[i] for i in saved) > budget(case), seed
