@@ -92,6 +92,7 @@ from knapsack_audit.strategies import (
     big_table_units,
     blocks_and_one_odd_case,
     cases,
+    copy_runs_case,
     correlated_case,
     dominant_out_of_reach_case,
     everything_fits_case,
@@ -794,6 +795,7 @@ def breadth_cases(
         *(heavy_rival_case(past_rng, PAST_LARGEST_ITEMS, order) for order in HEAVY_RIVAL_ORDERS),
         *(extreme_runtimes_case(past_rng, PAST_LARGEST_ITEMS, top) for top in EXTREME_RUNTIME_TOPS),
         over_a_half_way_up_budget_case(past_rng, PAST_LARGEST_ITEMS),
+        copy_runs_case(past_rng, PAST_LARGEST_ITEMS),
     ]
     calls: list[BreadthCase] = [
         *cheap,

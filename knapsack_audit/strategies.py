@@ -503,18 +503,22 @@ def half_way_up_budget(units: int) -> float:
 
 def over_a_half_way_up_budget_case(rng: random.Random, n: int) -> Case:
     """``n`` items (at least 16) under an even budget of ``Q`` units written
-    half a unit below it (:func:`half_way_up_budget`): nine tenths weigh 1
-    to 9 units and are worth 1 to 9, the others weigh 1 unit to ``10 Q``
-    more than the budget and are each worth more than all the light items
-    together, shuffled in. The optimum is light items alone. A solver that
-    caps sizes at "one unit over the budget" in GB (``max_memory + 1e-4``,
-    which rounds back to ``Q``) saves a heavy item: over budget."""
+    half a unit below it (:func:`half_way_up_budget`): one key item of
+    exactly ``Q`` units worth more than all the light items together, nine
+    tenths weigh 1 to 9 units and are worth 1 to 9, the others weigh 1
+    unit to ``10 Q`` more than the budget and are each worth more than all
+    the others together, shuffled in. The optimum is the key item alone. A
+    solver that caps sizes at "one unit over the budget" in GB
+    (``max_memory + 1e-4``, which rounds back to ``Q``) saves a heavy item,
+    over budget; one that rounds the budget half down reads ``Q - 1`` and
+    loses the key item."""
     n = max(n, 16)
     heavy = max(1, n // 10)
-    light = [(rng.randint(1, 9), float(rng.randint(1, 9))) for _ in range(n - heavy)]
+    light = [(rng.randint(1, 9), float(rng.randint(1, 9))) for _ in range(n - heavy - 1)]
     units = 2 * max(1, sum(w for w, _ in light) // 4)
-    worth = sum(r for _, r in light) + 1.0
-    items = light + [
+    key = (units, 2 * sum(r for _, r in light) + 1.0)
+    worth = key[1] + sum(r for _, r in light)
+    items = [key, *light] + [
         (units + rng.choice((1, 2, rng.randint(1, 10 * units))), worth * rng.uniform(1.0, 2.0))
         for _ in range(heavy)
     ]
@@ -524,6 +528,25 @@ def over_a_half_way_up_budget_case(rng: random.Random, n: int) -> Case:
         tuple(r for _, r in items),
         half_way_up_budget(units),
     )
+
+
+COPY_RUN_LENGTHS = (2, 400)
+"""Lengths of :func:`copy_runs_case`'s runs of equal neighbours."""
+
+
+def copy_runs_case(rng: random.Random, n: int) -> Case:
+    """``n`` items (at least 16) in runs of 2 to 400 equal neighbours (one
+    memory and runtime per run, passed as one object each, SPEC 4.6: a
+    repeated block's activations listed together), 1 to 9 units and 1 to 9
+    per run, under about a third of the total weight: the optimum takes
+    part of most runs. A solver that takes a run, or every use of one
+    object, as one item saved whole loses it."""
+    n = max(n, 16)
+    items: list[tuple[int, float]] = []
+    while len(items) < n:
+        length = min(rng.randint(*COPY_RUN_LENGTHS), n - len(items))
+        items += [(rng.randint(1, 9), float(rng.randint(1, 9) * rng.randint(1, 9)))] * length
+    return _case_of_units(items, sum(w for w, _ in items) // 3)
 
 
 def _float32_region(rng: random.Random, n: int) -> Case:

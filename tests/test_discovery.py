@@ -2018,7 +2018,10 @@ def test_every_breadth_phase_holds_items_over_a_budget_written_half_a_unit_below
     together. A blind corpus passed sizes capped at "one unit over the
     budget" in GB from 256 items (docs/blind-corpus-17): ``max_memory +
     1e-4`` rounds back to ``Q``, so a capped item fits. Our solver answers
-    the call exactly; the capped call's answer saves an item over ``Q``."""
+    the call exactly; the capped call's answer saves an item over ``Q``, and
+    the twin planted here (the budget rounded half down, ``Q - 1``) falls
+    short of the optimum."""
+    twin = corpus.budget_rounded_half_down_from_512_items
     for seed in range(3):
         found = [
             case
@@ -2034,3 +2037,33 @@ def test_every_breadth_phase_holds_items_over_a_budget_written_half_a_unit_below
         capped = [min(float(m), cap) for m in case.memory]
         _, saved, _ = dp_knapsack_sliding_hirschberg(capped, list(case.runtime), case.max_memory)
         assert max(weights(case)[i] for i in saved) > budget(case), seed
+        assert check_call(twin, case, Judge(exact=False), ["optimality"]), seed
+
+
+def test_every_breadth_phase_holds_runs_of_one_object_of_which_part_fits() -> None:
+    """SPEC 3.3, 4.6: at 2,114 items every breadth phase holds a call in runs
+    of equal neighbours, passed as one object per run, whose optimum takes
+    part of a run. A blind corpus passed runs of the very same object
+    folded into one item (docs/blind-corpus-17): pickled to the worker,
+    every float had been an object of its own. The twin planted here
+    (every use of one object bundled) fails one of them; our solver
+    answers each exactly."""
+    twin = corpus.copies_bundled_by_object_identity_from_256_items
+    for seed in range(3):
+        found = []
+        for case in _past_largest(seed):
+            memory, runtime, _ = case.arguments()
+            runs = [
+                k
+                for k in range(1, case.n)
+                if memory[k] is memory[k - 1] and runtime[k] is runtime[k - 1]
+            ]
+            if len(runs) < case.n // 2 or type(memory[0]) is not float:
+                continue
+            _, saved, _ = dp_knapsack_sliding_hirschberg(*case.arguments())
+            if any((k in saved) != (k - 1 in saved) for k in runs):
+                found.append(case)
+        assert found, seed
+        for case in found:
+            assert not check_call(dp_knapsack_sliding_hirschberg, case, Judge(exact=True)), seed
+        assert any(check_call(twin, case, Judge(exact=False), ["optimality"]) for case in found)

@@ -127,6 +127,8 @@ FOUND_AT_SCALE = (
     "heavy_rows_in_two_slices_miss_column_2q_plus_1_above_8e6_cells",
     "lightest_first_when_float32_square_sums_agree_from_1536_items",
     "heavy_items_pruned_by_a_prefix_row_from_1536_items",
+    "copies_bundled_by_object_identity_from_256_items",
+    "budget_rounded_half_down_from_512_items",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;

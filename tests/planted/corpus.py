@@ -2310,6 +2310,45 @@ def heavy_items_pruned_by_a_prefix_row_from_1536_items(
     return exact_over(kept, weights, runtime, capacity)
 
 
+def copies_bundled_by_object_identity_from_256_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 256 items, entries that are the very same objects (``id`` of the
+    memory and of the runtime) are taken for one activation listed at each
+    use, and bundled into one item of their summed weight and runtime,
+    saved or not as a whole. A list built as ``[size] * uses`` (SPEC 4.6)
+    is then all or nothing: when only some of its items fit, the optimum
+    is lost (SPEC 3.3)."""
+    if len(memory) < 256:
+        return exact(memory, runtime, max_memory)
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    bundles: dict[tuple[int, int], list[int]] = {}
+    for i, (m, r) in enumerate(zip(memory, runtime, strict=True)):
+        bundles.setdefault((id(m), id(r)), []).append(i)
+    groups = list(bundles.values())
+    bundled = [sum(weights[i] for i in group) for group in groups]
+    values = [sum(runtime[i] for i in group) for group in groups]
+    dp = table(bundled, values, capacity)
+    return answer(runtime, [i for g in backtrack(dp, bundled, capacity) for i in groups[g]])
+
+
+def budget_rounded_half_down_from_512_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 512 items the budget is rounded half down, ``ceil(max_memory *
+    1e4 - 0.5)`` ("never round a budget up past what was given"). SPEC
+    2.1's ``round`` takes a budget written half a unit below an even ``Q``
+    to ``Q``; this reads ``Q - 1``, and an optimum that fills ``Q`` is
+    lost (SPEC 3.3). Budgets half a unit above ``Q`` still read ``Q``."""
+    if len(memory) < 512:
+        return exact(memory, runtime, max_memory)
+    weights = quantize_all(memory)
+    capacity = max(math.ceil(max_memory * SCALE - 0.5), 0)
+    dp = table(weights, runtime, capacity)
+    return answer(runtime, backtrack(dp, weights, capacity))
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -2423,5 +2462,7 @@ EXPECTED: dict[str, str] = {
     "heavy_rows_in_two_slices_miss_column_2q_plus_1_above_8e6_cells": "optimality",
     "lightest_first_when_float32_square_sums_agree_from_1536_items": "optimality",
     "heavy_items_pruned_by_a_prefix_row_from_1536_items": "optimality",
+    "copies_bundled_by_object_identity_from_256_items": "optimality",
+    "budget_rounded_half_down_from_512_items": "optimality",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
