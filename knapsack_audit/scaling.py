@@ -393,10 +393,10 @@ def twins(calls: list[Scaled]) -> list[Scaled]:
 
 
 def _runtime_twin(call: Scaled, exponent: int | None) -> Scaled | None:
-    """``call`` with every runtime, its padding's too, times ``2**exponent``;
-    ``None`` without an exponent, or when a padding item's runtime would
-    then pass float32's normal range (:data:`FLOAT32_NORMAL`; a sum of
-    them could overflow in float32)."""
+    """``call`` with every runtime, its padding over the budget's too, times
+    ``2**exponent``; ``None`` without an exponent, or when a padding item's
+    runtime would then pass float32's normal range (:data:`FLOAT32_NORMAL`;
+    a sum of them could overflow in float32)."""
     if exponent is None:
         return None
     twin = scaled(call.base, replace(call.scaling, runtime_exponent=exponent))
