@@ -25,6 +25,9 @@ leaves them running       raises :class:`LeftProcessesRunning` ("left N
 prints                    the worker's stdout and stderr are pipes into
                           bounded buffers (:mod:`.captured`); the auditor's
                           own streams stay clean
+changes a process-wide    the worker puts it back and the proxy raises
+setting (torch's default  :class:`ChangedSettings` (``no-mutation``, SPEC
+dtype, threads, RNG...)   8.6; :mod:`.process_state`)
 mutates its input lists   the worker sends the changed lists back and the
                           proxy applies them to the caller's lists, so the
                           engine's own check sees it (``no-mutation``, 8.2)
@@ -72,6 +75,7 @@ from multiprocessing.connection import Connection
 from types import TracebackType
 from typing import Any
 
+from knapsack_audit import process_state
 from knapsack_audit.captured import CapturedStream, StreamSummary
 from knapsack_audit.cases import Case, same_values, shared_runs
 from knapsack_audit.catalog import TargetError, load
@@ -155,6 +159,12 @@ class WorkerDied(SolverFailure):
 
 class LeftProcessesRunning(SolverFailure):
     """The call returned but left processes running; the worker killed them."""
+
+
+class ChangedSettings(SolverFailure):
+    """The call returned but changed a process-wide setting and left it so
+    (SPEC 8.6, :mod:`.process_state`); the worker put it back. Judged as
+    ``no-mutation``, not as a crash."""
 
 
 class ToolFailure(SolverFailure):
@@ -405,6 +415,7 @@ def _answer(solver: Any, request: tuple[Any, ...], limit_note: str) -> tuple[Any
     # neighbours are made one object again, as the caller built them (SPEC 4.6).
     memory, runtime = shared_runs(memory), shared_runs(runtime)
     before = (list(memory), list(runtime))
+    settings = process_state.snapshot()
     try:
         if repeats:
             result = measured_call(solver, memory, runtime, max_memory, repeats[0])
@@ -414,6 +425,10 @@ def _answer(solver: Any, request: tuple[Any, ...], limit_note: str) -> tuple[Any
         return ("raised", "MemoryError", f"out of memory{limit_note} {_text(error)}".strip())
     except (Exception, SystemExit) as error:
         return ("raised", type(error).__name__, _text(error))
+    changed = process_state.changes(settings)
+    if changed:
+        process_state.restore(settings)
+        return ("changed-settings", changed)
     max_entries = len(before[0]) + SPARE_ENTRIES
     try:
         mutated = None
@@ -832,6 +847,10 @@ def _unpack(reply: tuple[Any, ...], memory: list[Any], runtime: list[Any]) -> An
         raise LeftProcessesRunning(
             f"the solver left {count} process{'es' if count > 1 else ''} running "
             "after the call (the worker killed them)"
+        )
+    if reply[0] == "changed-settings":
+        raise ChangedSettings(
+            f"the call changed {'; '.join(reply[1])}, and left it so (the worker put it back)"
         )
     if reply[0] == "tool-error":
         raise ToolFailure(f"knapsack-audit failed while handling the answer, {reply[1]}")

@@ -37,6 +37,7 @@ from hypothesis import strategies as st
 
 from knapsack_audit.cases import Case, same_values
 from knapsack_audit.integer_oracle import int64_optimum, integer_optimum
+from knapsack_audit.isolation import ChangedSettings
 from knapsack_audit.reference.oracle import exact_optimum
 from knapsack_audit.reference.validation import quantize
 from knapsack_audit.scaling import table_cells
@@ -180,8 +181,10 @@ def _changed(memory: Sequence[Any], runtime: Sequence[Any], before: tuple[Any, A
 
 
 def no_crash(outcome: Outcome, case: Case) -> list[Finding]:
-    """SPEC 1 and 7.2: a valid input returns an answer, it does not raise."""
-    if outcome.error is None:
+    """SPEC 1 and 7.2: a valid input returns an answer, it does not raise
+    (a call that answered but changed a process-wide setting did not crash:
+    :func:`no_mutation` reports it)."""
+    if outcome.error is None or isinstance(outcome.error, ChangedSettings):
         return []
     error = outcome.error
     return [
@@ -203,7 +206,11 @@ def is_call_timeout(actual: str) -> bool:
 
 
 def no_mutation(outcome: Outcome, case: Case) -> list[Finding]:
-    """SPEC 8.2: the solver leaves its argument lists unchanged."""
+    """SPEC 8.2: the solver leaves its argument lists unchanged; SPEC 8.6:
+    and the process-wide settings (the isolated worker reads them:
+    :mod:`knapsack_audit.process_state`)."""
+    if isinstance(outcome.error, ChangedSettings):
+        return [Finding("no-mutation", "SPEC 8.6", str(outcome.error), case)]
     if outcome.extras.get("mutated"):
         return [Finding("no-mutation", "SPEC 8.2", "the solver changed its input lists", case)]
     return []
@@ -833,8 +840,8 @@ TABLE: tuple[Property, ...] = (
     ),
     Property(
         "no-mutation",
-        "SPEC 8.2",
-        "the input lists are left unchanged (SPEC 8.2)",
+        "SPEC 8.2, 8.6",
+        "the input lists and the process-wide settings are left unchanged (SPEC 8.2, 8.6)",
         on_outcome=_on_outcome(no_mutation),
     ),
     Property(

@@ -67,6 +67,12 @@ CORPUS = [
     ("breaks_conversion", "no-crash", "ToolFailure: knapsack-audit failed while handling"),
     ("huge_value", "value-consistency", "value is 1000000000"),
     ("prints", None, ""),
+    (
+        "leaks_default_dtype",
+        "no-mutation",
+        "the call changed torch's default dtype from torch.float32 to torch.float64, and left",
+    ),
+    ("reseeds_torch", "no-mutation", "the call changed torch's random generator state"),
     ("kills_parent", "no-crash", "WorkerDied: the solver killed its parent process (the worker's"),
     ("signals_parent", "no-crash", "the solver killed its parent process (the worker's keeper got"),
     ("kills_own_group", "no-crash", "the worker process was killed by signal SIGKILL"),

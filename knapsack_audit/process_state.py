@@ -1,0 +1,136 @@
+"""The process-wide settings a call must leave as it found them (SPEC 8.6).
+
+The partitioner calls the solver inside the compiler's own process: a solver
+that switches torch's default dtype to float64 "for a precise table" and does
+not switch it back makes every later tensor of that process float64, its own
+later tables included, so one call's answer depends on the calls before it
+(SPEC 8.1). The audit's worker (:mod:`knapsack_audit.isolation`) reads these
+settings before and after every call (:func:`snapshot`); a change is a
+finding, and the worker puts the settings back (:func:`restore`), so the
+calls after it run as the first one did.
+
+Read, each in a microsecond or less but torch's default device and
+flush-denormal mode (about 3 us each; about 25 us a call in all):
+torch's default dtype and device, grad mode, deterministic algorithms (and
+warn-only), intra-op threads, float32 matmul precision, flush-denormal mode
+(no getter: read by whether a float32 subnormal survives), the CPU random
+generator's state; numpy's floating-point error handling; Python's recursion
+limit. torch's settings are read only once torch is imported. Python's and
+numpy's global random generators are not read (about 45 us a call).
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One process-wide setting: how to read it, and how to put it back."""
+
+    name: str
+    read: Callable[[], Any]
+    write: Callable[[Any], None]
+    same: Callable[[Any, Any], bool] = lambda a, b: bool(a == b)
+
+
+def _torch_settings() -> list[Setting]:
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return []
+
+    def flush_denormal() -> bool:
+        return bool(torch.tensor(2.0**-140, dtype=torch.float32, device="cpu").item() == 0.0)
+
+    def deterministic() -> tuple[bool, bool]:
+        return (
+            torch.are_deterministic_algorithms_enabled(),
+            torch.is_deterministic_algorithms_warn_only_enabled(),
+        )
+
+    return [
+        Setting("torch's default dtype", torch.get_default_dtype, torch.set_default_dtype),
+        Setting("torch's default device", torch.get_default_device, torch.set_default_device),
+        Setting("torch's grad mode", torch.is_grad_enabled, torch.set_grad_enabled),
+        Setting(
+            "torch's deterministic algorithms (enabled, warn only)",
+            deterministic,
+            lambda value: torch.use_deterministic_algorithms(value[0], warn_only=value[1]),
+        ),
+        Setting("torch's intra-op threads", torch.get_num_threads, torch.set_num_threads),
+        Setting(
+            "torch's float32 matmul precision",
+            torch.get_float32_matmul_precision,
+            torch.set_float32_matmul_precision,
+        ),
+        Setting("torch's flush-denormal mode", flush_denormal, torch.set_flush_denormal),
+        Setting(
+            "torch's random generator state",
+            torch.get_rng_state,
+            torch.set_rng_state,
+            same=lambda a, b: bool(torch.equal(a, b)),
+        ),
+    ]
+
+
+def _set_numpy_errors(value: Any) -> None:
+    np.seterr(**value)
+
+
+@functools.cache
+def _settings(torch_loaded: bool) -> list[Setting]:
+    """The settings to read; torch's once torch is imported."""
+    return [
+        *(_torch_settings() if torch_loaded else []),
+        Setting("numpy's floating-point error handling", np.geterr, _set_numpy_errors),
+        Setting("Python's recursion limit", sys.getrecursionlimit, sys.setrecursionlimit),
+    ]
+
+
+Snapshot = list[tuple[Setting, Any]]
+
+
+def snapshot() -> Snapshot:
+    """Every setting's value now (one that cannot be read is left out)."""
+    taken = []
+    for setting in _settings("torch" in sys.modules):
+        try:
+            taken.append((setting, setting.read()))
+        except Exception:  # the process is already broken; not this call's doing
+            continue
+    return taken
+
+
+def changes(before: Snapshot) -> list[str]:
+    """The settings of ``before`` that differ now, each said as
+    ``"NAME from OLD to NEW"`` (a generator's state is not printed), or as
+    unreadable."""
+    changed = []
+    for setting, old in before:
+        try:
+            new = setting.read()
+        except Exception as error:
+            changed.append(f"{setting.name} (it cannot be read now: {type(error).__name__})")
+            continue
+        if not setting.same(old, new):
+            if setting.name.endswith("state"):
+                changed.append(f"{setting.name} (the call drew from it or reseeded it)")
+            else:
+                changed.append(f"{setting.name} from {old!r} to {new!r}")
+    return changed
+
+
+def restore(before: Snapshot) -> None:
+    """Put every setting of ``before`` back; one that cannot be written is left."""
+    for setting, old in before:
+        try:
+            if not setting.same(old, setting.read()):
+                setting.write(old)
+        except Exception:  # a setting the solver broke stays broken
+            continue
