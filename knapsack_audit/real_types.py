@@ -22,6 +22,8 @@ zero's sign answers another instance than the floats the audit draws.
   takes their total past ``2**31`` (as ``numpy.int32``), or past ``2**63``
   (as ``numpy.int64``), each runtime still within the type: Python's
   ``sum`` of such scalars wraps around, with only a warning;
+- *Python ints past int64*: whole runtimes times the least factor that
+  takes the largest past ``2**63``, as Python ints;
 - *a whole budget*: the weights scaled to about twice 1 GB in all, and the
   budget the int ``1`` (at most :data:`WHOLE_BUDGET_CELLS` cells).
 - *zero budgets*: the budget ``-0.0`` (``max(budget, 0)`` keeps a ``-0.0``)
@@ -79,6 +81,7 @@ def other_types_calls(calls: Sequence[Case]) -> list[Case]:
     solver([np.float64(0.5)] * 4, [np.int32(1)] * 4, np.float64(1.0))
     solver([np.float64(0.5)] * 4, [np.int32(536870912)] * 4, np.float64(1.0))
     solver([np.float64(0.5)] * 4, [np.int64(2305843009213693952)] * 4, np.float64(1.0))
+    solver([0.5] * 4, [9223372036854775809] * 4, 1.0)
     solver([0.0, 2.0], [2.0, 0.5], 1)
     solver([0.5] * 4, [1.0] * 4, 1)
     solver([0.0, 0.0001], [2.0, 0.5], -0.0)
@@ -91,6 +94,7 @@ def other_types_calls(calls: Sequence[Case]) -> list[Case]:
         *_each(small, as_numpy_scalars),
         *_each(small, functools.partial(numpy_total_past, np.int32)),
         *_each(small, functools.partial(numpy_total_past, np.int64)),
+        *_each(small, python_ints_past_int64),
         *_each(calls, whole_budget),
         *_each(calls, functools.partial(zero_budget, -0.0)),
         *_each(calls, functools.partial(zero_budget, 0)),
@@ -174,6 +178,26 @@ def numpy_total_past(integer: type[np.signedinteger[Any]], case: Case) -> Case |
         tuple(integer(r * factor) for r in runtime),
         np.float64(case.max_memory),
     )
+
+
+def python_ints_past_int64(case: Case) -> Case | None:
+    """``case`` with every runtime, all whole and >= 0, times the least
+    factor that takes the largest past ``2**63``, as Python ints (the
+    memories and budget kept); ``None`` if some runtime is not whole or
+    negative, or all are 0. A Python int has no width: a fast path that
+    puts them in an int64 tensor (``torch.tensor(runtime)`` infers int64)
+    raises on them, where upstream's float32 reads them.
+
+    >>> python_ints_past_int64(Case.of([0.0001] * 2, [1.0, 3.0], 0.0001)).runtime
+    (3074457345618258603, 9223372036854775809)
+    """
+    if case.n == 0 or not all(_whole(r) and r >= 0 for r in case.runtime):
+        return None
+    runtime = [int(r) for r in case.runtime]
+    if max(runtime) == 0:
+        return None
+    factor = 2**63 // max(runtime) + 1
+    return Case(case.memory, tuple(r * factor for r in runtime), case.max_memory)
 
 
 def whole_budget(case: Case) -> Case | None:

@@ -84,6 +84,7 @@ from knapsack_audit.strategies import (
     PLACES,
     REGION_BUILDERS,
     SIZE_TIERS,
+    SORTED_TOGETHER_ORDERS,
     TINY_RUNTIME_SCALES,
     TOLERANCE_RATIOS,
     UNEQUAL_SHARES,
@@ -122,6 +123,7 @@ from knapsack_audit.strategies import (
     shared_factor_runtimes_case,
     short_of_total_case,
     small_cases,
+    sorted_together_case,
     superincreasing_case,
     tiered_cases,
     tiny_runtime_copies_case,
@@ -628,7 +630,13 @@ def breadth_cases(
     (:func:`~knapsack_audit.strategies.heavy_rival_case`), and two of
     flop-count runtimes all scaled so that their squares underflow or
     overflow float32
-    (:func:`~knapsack_audit.strategies.extreme_runtimes_case`), then the calls
+    (:func:`~knapsack_audit.strategies.extreme_runtimes_case`), one over a
+    budget written half a unit below an even one
+    (:func:`~knapsack_audit.strategies.over_a_half_way_up_budget_case`),
+    one in runs of one object
+    (:func:`~knapsack_audit.strategies.copy_runs_case`) and two listed by
+    weight with runtimes rising with it, both lists rising or both falling
+    (:func:`~knapsack_audit.strategies.sorted_together_case`), then the calls
     :func:`~knapsack_audit.real_types.other_types_calls` writes again from
     all of them in the other real types SPEC 1 accepts (signed zeros, ints,
     numpy scalars, an int budget, zero budgets of either sign), which draw
@@ -796,6 +804,7 @@ def breadth_cases(
         *(extreme_runtimes_case(past_rng, PAST_LARGEST_ITEMS, top) for top in EXTREME_RUNTIME_TOPS),
         over_a_half_way_up_budget_case(past_rng, PAST_LARGEST_ITEMS),
         copy_runs_case(past_rng, PAST_LARGEST_ITEMS),
+        *(sorted_together_case(past_rng, PAST_LARGEST_ITEMS, o) for o in SORTED_TOGETHER_ORDERS),
     ]
     calls: list[BreadthCase] = [
         *cheap,

@@ -549,6 +549,34 @@ def copy_runs_case(rng: random.Random, n: int) -> Case:
     return _case_of_units(items, sum(w for w, _ in items) // 3)
 
 
+SORTED_TOGETHER_UNITS = 24
+"""Heaviest item, in units, of :func:`sorted_together_case`: at 2,114
+items, tables of about 1.9e7 cells (a third of about 26,000 units)."""
+
+SORTED_TOGETHER_ORDERS = ("ascending", "descending")
+"""Orders of :func:`sorted_together_case`'s items: both lists rising, or
+both falling."""
+
+
+def sorted_together_case(rng: random.Random, n: int, order: str) -> Case:
+    """``n`` items listed by weight (1 to :data:`SORTED_TOGETHER_UNITS`
+    units) with runtimes that rise with it, faster than the weight (about
+    ``w**1.5``, then sorted): memories
+    and runtimes both non-decreasing along the list (``order`` "ascending"),
+    or both non-increasing, under about a third of the total weight. The
+    optimum takes the heavier, more efficient items: not the longest prefix
+    that fits (in ascending order), nor a prefix of the list read backwards.
+    A fast path that takes a sorted list for a dominance chain (sizes
+    rising while runtimes fall, where the longest fitting prefix is
+    optimal) and tests the wrong direction takes the lightest third."""
+    weights = sorted(rng.randint(1, SORTED_TOGETHER_UNITS) for _ in range(n))
+    runtime = sorted(round(w**1.5 * rng.uniform(0.8, 1.25), 3) for w in weights)
+    items = list(zip(weights, runtime, strict=True))
+    if order == "descending":
+        items.reverse()
+    return _case_of_units(items, sum(weights) // 3)
+
+
 def _float32_region(rng: random.Random, n: int) -> Case:
     """Memories, most of them, and the budget beside a half-way point, where
     their quantization in float32 is a unit off SPEC 2.1's: a solver that

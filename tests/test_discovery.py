@@ -2040,6 +2040,49 @@ def test_every_breadth_phase_holds_items_over_a_budget_written_half_a_unit_below
         assert check_call(twin, case, Judge(exact=False), ["optimality"]), seed
 
 
+def test_every_breadth_phase_holds_items_listed_by_weight_with_runtimes_rising_with_it() -> None:
+    """SPEC 3.3: at 2,114 items every breadth phase holds a call whose
+    memories and runtimes both never fall along the list, and one whose
+    both never rise, where neither the longest fitting prefix nor suffix
+    is optimal. A blind corpus passed a dominance-chain fast path whose
+    runtime test was copied from the size test (it took the lightest
+    prefix of such a list, from 192 items: docs/blind-corpus-18); the twin
+    planted here (the dearest suffix) fails one of them; our solver answers
+    each exactly."""
+    twin = corpus.heaviest_suffix_when_both_lists_rise_from_768_items
+    for seed in range(3):
+        found = {}
+        for case in _past_largest(seed):
+            for order, pairs in (("rising", itertools.pairwise), ("falling", _pairs_reversed)):
+                if all(a <= b for a, b in pairs(case.memory)) and all(
+                    a <= b for a, b in pairs(case.runtime)
+                ):
+                    found[order] = case
+        assert set(found) == {"rising", "falling"}, seed
+        for case in found.values():
+            optimum = exact_value(case)
+            weights = [quantize(m) for m in case.memory]
+            budget = quantize(case.max_memory)
+            for order in (list(range(case.n)), list(reversed(range(case.n)))):
+                taken = _longest_fitting_prefix([weights[i] for i in order], budget)
+                assert sum(Fraction(case.runtime[i]) for i in order[:taken]) < optimum
+            assert not check_call(dp_knapsack_sliding_hirschberg, case, Judge(exact=True)), seed
+        assert check_call(twin, found["rising"], Judge(exact=False), ["optimality"]), seed
+
+
+def _longest_fitting_prefix(weights: Sequence[int], budget: int) -> int:
+    total = 0
+    for k, weight in enumerate(weights):
+        total += weight
+        if total > budget:
+            return k
+    return len(weights)
+
+
+def _pairs_reversed(values: Sequence[Any]) -> Iterator[tuple[Any, Any]]:
+    return itertools.pairwise(reversed(values))
+
+
 def test_every_breadth_phase_holds_runs_of_one_object_of_which_part_fits() -> None:
     """SPEC 3.3, 4.6: at 2,114 items every breadth phase holds a call in runs
     of equal neighbours, passed as one object per run, whose optimum takes

@@ -52,10 +52,12 @@ NEEDS_A_WORKER = (
     "last_answer_handed_out_above_5e6_cells",
     "row_bands_lose_the_remainder_from_4_threads_above_8e6_cells",
     "subsets_of_a_list_copy_under_12_items",
+    "flush_denormal_left_on_from_512_items",
 )
 """Bugs that show only in isolated workers: as a call timeout, as answers
 that differ between two processes (SPEC 8.1, :mod:`knapsack_audit.agreement`),
-as lists emptied by the worker, their owner (SPEC 8.4), or in the fresh
+as lists emptied by the worker, their owner (SPEC 8.4), as process-wide
+settings the worker reads around each call (SPEC 8.6), or in the fresh
 workers of more threads and of calls with tuples (SPEC 1.1,
 :mod:`knapsack_audit.threads`)."""
 FOUND_AT_SCALE = (
@@ -129,6 +131,8 @@ FOUND_AT_SCALE = (
     "heavy_items_pruned_by_a_prefix_row_from_1536_items",
     "copies_bundled_by_object_identity_from_256_items",
     "budget_rounded_half_down_from_512_items",
+    "int_runtimes_in_an_int64_table_from_512_items",
+    "heaviest_suffix_when_both_lists_rise_from_768_items",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;

@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from test_planted import corpus
+from torch._functorch._activation_checkpointing.knapsack import dp_knapsack as upstream_dp_knapsack
 
 from knapsack_audit import properties as props
 from knapsack_audit.cases import Case
@@ -27,6 +29,7 @@ from knapsack_audit.real_types import (
     as_numpy_scalars,
     as_python_ints,
     numpy_total_past,
+    python_ints_past_int64,
     signed_zeros,
     whole_budget,
 )
@@ -144,6 +147,46 @@ def test_every_breadth_phase_holds_each_other_type_at_the_partitioner_sizes(
                 ),
             ), (seed, integer)
         assert _has(calls, lambda c: c.n >= 512 and type(c.memory[0]) is np.float64), seed
+
+
+def test_python_int_runtimes_pass_int64_one_by_one_and_keep_the_optimum() -> None:
+    """SPEC 1.2, 3.3: whole runtimes times one factor, as Python ints, the
+    largest past ``2**63`` (past any fixed width numpy or torch infers),
+    the optimum's selection kept; ``None`` when a runtime is not whole."""
+    base = Case.of([0.0001] * 64, [float(r) for r in range(1, 65)], 0.0032)
+    rewritten = python_ints_past_int64(base)
+    assert rewritten is not None
+    assert all(type(r) is int for r in rewritten.runtime) and max(rewritten.runtime) >= 2**63
+    assert rewritten.memory == base.memory and rewritten.max_memory == base.max_memory
+    optimum = exact_optimum(*base.arguments())
+    assert exact_optimum(*rewritten.arguments()).saved == optimum.saved
+    assert python_ints_past_int64(Case.of([0.1, 0.1], [0.5, 1.0], 0.1)) is None
+
+
+def test_every_breadth_phase_holds_python_int_runtimes_past_int64_from_256_items(
+    breadths: dict[int, list[Case]],
+) -> None:
+    """SPEC 1.2, 7.2: every default breadth phase holds calls whose runtimes
+    are all Python ints, some at least ``2**63``, at 256-511, 512-1023 and
+    1024-2047 items; torch's ``dp_knapsack`` answers them. A blind corpus
+    passed integrality sniffed by ``torch.tensor(runtime).dtype ==
+    torch.int64``, which raises on such an int, from 256 items
+    (docs/blind-corpus-18); the twin planted here (an int64 table) fails
+    them, and without the rewriting it passed."""
+    twin = corpus.int_runtimes_in_an_int64_table_from_512_items
+    for seed, calls in breadths.items():
+        found = [
+            case
+            for case in calls
+            if case.n >= 256
+            and all(type(r) is int for r in case.runtime)
+            and max(case.runtime) >= 2**63
+        ]
+        assert {case.n.bit_length() for case in found} >= {9, 10, 11}, seed
+        assert not props.check_call(upstream_dp_knapsack, found[-1], Judge(exact=False)), seed
+        assert any(
+            props.check_call(twin, case, Judge(exact=False), ["no-crash"]) for case in found
+        ), seed
 
 
 def test_every_breadth_phase_holds_zero_budgets_of_either_sign_and_type_with_free_items(

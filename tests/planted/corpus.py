@@ -2349,6 +2349,65 @@ def budget_rounded_half_down_from_512_items(
     return answer(runtime, backtrack(dp, weights, capacity))
 
 
+def flush_denormal_left_on_from_512_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 512 items, flush-denormal mode is switched on before the table
+    ("float32 subnormals in a large table are rounding noise, and slow on
+    x86") and never switched off. The answer is exact, but the caller's
+    process now flushes every subnormal to zero: its later tensors, and
+    later calls of any solver on tiny runtimes, compute in another
+    arithmetic (SPEC 8.6, 8.1)."""
+    if len(memory) >= 512:
+        import torch  # the worker has it loaded; the corpus runs without it
+
+        torch.set_flush_denormal(True)
+    return exact(memory, runtime, max_memory)
+
+
+def int_runtimes_in_an_int64_table_from_512_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 512 items, when every runtime is a Python ``int`` (the flop-count
+    estimator's), the table is an exact int64 one: ``np.array(runtime,
+    dtype=np.int64)`` ("no float32 rounding for counts"). A Python int has
+    no width: a count of ``2**63`` or more raises ``OverflowError`` where
+    upstream's float32 reads it (SPEC 1.2, 7.2)."""
+    if len(memory) < 512 or not all(type(r) is int for r in runtime):
+        return exact(memory, runtime, max_memory)
+    values = np.array(runtime, dtype=np.int64)
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    dp = table(weights, values.tolist(), capacity, dtype=np.int64)
+    return answer(runtime, backtrack(dp, weights, capacity))
+
+
+def heaviest_suffix_when_both_lists_rise_from_768_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 768 items, when the sizes and the runtimes both never fall along
+    the list, the longest suffix that fits is saved ("the last items are
+    the largest and the dearest: a chain, nothing to search"). The dearest
+    items are not the most runtime per unit, and the room the suffix
+    leaves is left empty: the optimum fills it with lighter items
+    (SPEC 3.3)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    rising = all(a <= b for a, b in itertools.pairwise(weights)) and all(
+        a <= b for a, b in itertools.pairwise(runtime)
+    )
+    if len(memory) < 768 or not rising:
+        return exact(memory, runtime, max_memory)
+    saved: list[int] = []
+    room = capacity
+    for i in reversed(range(len(weights))):
+        if weights[i] > room:
+            break
+        saved.append(i)
+        room -= weights[i]
+    return answer(runtime, saved)
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -2464,5 +2523,8 @@ EXPECTED: dict[str, str] = {
     "heavy_items_pruned_by_a_prefix_row_from_1536_items": "optimality",
     "copies_bundled_by_object_identity_from_256_items": "optimality",
     "budget_rounded_half_down_from_512_items": "optimality",
+    "flush_denormal_left_on_from_512_items": "no-mutation",
+    "int_runtimes_in_an_int64_table_from_512_items": "no-crash",
+    "heaviest_suffix_when_both_lists_rise_from_768_items": "optimality",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
