@@ -10,18 +10,23 @@ finding, and the worker puts the settings back (:func:`restore`), so the
 calls after it run as the first one did.
 
 Read, each in a microsecond or less but torch's default device and
-flush-denormal mode (about 3 us each; about 25 us a call in all):
-torch's default dtype and device, grad mode, deterministic algorithms (and
-warn-only), intra-op threads, float32 matmul precision, flush-denormal mode
-(no getter: read by whether a float32 subnormal survives), the CPU random
-generator's state; numpy's floating-point error handling; Python's recursion
-limit. torch's settings are read only once torch is imported. Python's and
-numpy's global random generators are not read (about 45 us a call).
+flush-denormal mode (about 3 us each) and Python's generator (about 9 us;
+about 45 us a call in all): torch's default dtype and device, grad mode,
+deterministic algorithms (and warn-only), intra-op threads, float32 matmul
+precision, flush-denormal mode (no getter: read by whether a float32
+subnormal survives), the CPU random generator's state; Python's global
+random generator (a solver that draws from it, ``random.sample`` say,
+shifts the caller's random stream); numpy's floating-point error handling;
+Python's recursion limit. torch's settings are read once torch is imported; a call that
+imports torch itself is compared with torch's settings as ``import torch``
+leaves them (:data:`FRESH_TORCH`). numpy's global random generator is not
+read (about 35 us a read).
 """
 
 from __future__ import annotations
 
 import functools
+import random
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -88,6 +93,7 @@ def _settings(torch_loaded: bool) -> list[Setting]:
     """The settings to read; torch's once torch is imported."""
     return [
         *(_torch_settings() if torch_loaded else []),
+        Setting("Python's random generator state", random.getstate, random.setstate),
         Setting("numpy's floating-point error handling", np.geterr, _set_numpy_errors),
         Setting("Python's recursion limit", sys.getrecursionlimit, sys.setrecursionlimit),
     ]
@@ -107,12 +113,45 @@ def snapshot() -> Snapshot:
     return taken
 
 
+FRESH_TORCH = {
+    "torch's default dtype": "float32",
+    "torch's default device": "cpu",
+    "torch's grad mode": True,
+    "torch's deterministic algorithms (enabled, warn only)": (False, False),
+    "torch's float32 matmul precision": "highest",
+    "torch's flush-denormal mode": False,
+}
+"""torch's settings as ``import torch`` leaves them (the dtype and device
+by name): what a call that imports torch itself is compared with. Its
+threads (set from the environment) and generator state (seeded at
+random per process) have no such value and are not compared then."""
+
+
+def _fresh_torch(torch: Any) -> Snapshot:
+    values = {
+        **FRESH_TORCH,
+        "torch's default dtype": torch.float32,
+        "torch's default device": torch.device("cpu"),
+    }
+    return [(s, values[s.name]) for s in _settings(True) if s.name in values]
+
+
+def _as_of(before: Snapshot) -> Snapshot:
+    """``before``, and torch's settings as a fresh import leaves them when
+    torch was imported by the call itself (a solver that imports it
+    lazily and changes a setting on its first call)."""
+    torch = sys.modules.get("torch")
+    if torch is None or any(setting.name.startswith("torch's") for setting, _ in before):
+        return before
+    return [*before, *_fresh_torch(torch)]
+
+
 def changes(before: Snapshot) -> list[str]:
     """The settings of ``before`` that differ now, each said as
     ``"NAME from OLD to NEW"`` (a generator's state is not printed), or as
     unreadable."""
     changed = []
-    for setting, old in before:
+    for setting, old in _as_of(before):
         try:
             new = setting.read()
         except Exception as error:
@@ -127,8 +166,9 @@ def changes(before: Snapshot) -> list[str]:
 
 
 def restore(before: Snapshot) -> None:
-    """Put every setting of ``before`` back; one that cannot be written is left."""
-    for setting, old in before:
+    """Put every setting of ``before`` back (torch's as a fresh import left
+    them, if the call imported it); one that cannot be written is left."""
+    for setting, old in _as_of(before):
         try:
             if not setting.same(old, setting.read()):
                 setting.write(old)

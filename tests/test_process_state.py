@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+import subprocess
 import sys
 
 import numpy as np
@@ -18,6 +20,7 @@ def test_each_setting_changed_is_named_and_put_back() -> None:
     torch.set_num_threads(torch.get_num_threads() + 1)
     torch.set_flush_denormal(True)
     torch.rand(1)
+    random.random()
     old_errors = np.seterr(all="raise")
     sys.setrecursionlimit(limit + 7)
     try:
@@ -28,10 +31,40 @@ def test_each_setting_changed_is_named_and_put_back() -> None:
     assert any(c.startswith("torch's intra-op threads") for c in changed)
     assert "torch's flush-denormal mode from False to True" in changed
     assert any(c.startswith("torch's random generator state") for c in changed)
+    assert any(c.startswith("Python's random generator state") for c in changed)
     assert any(c.startswith("numpy's floating-point error handling") for c in changed)
     assert f"Python's recursion limit from {limit} to {limit + 7}" in changed
-    assert len(changed) == 6
+    assert len(changed) == 7
     assert process_state.changes(before) == []
     assert torch.get_default_dtype() == torch.float32
     assert np.geterr() == old_errors
     assert sys.getrecursionlimit() == limit
+
+
+LAZY_IMPORT = """
+import sys
+from knapsack_audit import process_state
+assert "torch" not in sys.modules
+before = process_state.snapshot()
+import torch  # what a solver that imports torch on its first call does
+torch.set_flush_denormal(True)
+torch.set_default_dtype(torch.float64)
+print(process_state.changes(before))
+process_state.restore(before)
+print(process_state.changes(before), torch.get_default_dtype())
+"""
+
+
+def test_a_call_that_imports_torch_is_compared_with_a_fresh_import() -> None:
+    """SPEC 8.6: a solver that imports torch on its first call and leaves a
+    setting changed is seen on that call (its before-state had no torch);
+    the planted twin ``flush_denormal_left_on_from_512_items`` was found
+    only in a later fresh worker until this (50.6 s, session 24)."""
+    run = subprocess.run(
+        [sys.executable, "-c", LAZY_IMPORT], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    first, second = run.stdout.splitlines()
+    assert "torch's flush-denormal mode from False to True" in first
+    assert "torch's default dtype from torch.float32 to torch.float64" in first
+    assert second == "[] torch.float32"
