@@ -442,16 +442,22 @@ def _answer(solver: Any, request: tuple[Any, ...], limit_note: str) -> tuple[Any
     return reply
 
 
+CALLER_ENTRY = "written by the caller into a list of an earlier answer"
+"""What :func:`hand_over` leaves in each list it reuses (SPEC 8.4)."""
+
+
 def hand_over(answer: Any, *inputs: Any) -> None:
-    """Clear every ``list`` in ``answer`` (itself, or one of its entries) once
-    it has been read, as a caller that owns the lists it got and reuses them
-    would (SPEC 8.4): a solver that hands out lists it keeps (a cache of
-    answers) then gives a later call an emptied list. The call's own
-    ``inputs`` are left alone (returning one is another failure)."""
+    """Reuse every ``list`` in ``answer`` (itself, or one of its entries) once
+    it has been read, as a caller that owns the lists it got would: clear
+    it and write one entry of its own, :data:`CALLER_ENTRY` (SPEC 8.4). A
+    solver that hands out lists it keeps (a cache of answers, one module
+    list for "nothing saved") then gives a later call a list holding that
+    entry, which no valid answer holds. The call's own ``inputs`` are left
+    alone (returning one is another failure)."""
     parts = [answer, *answer] if isinstance(answer, list | tuple) else [answer]
     for part in parts:
         if type(part) is list and not any(part is given for given in inputs):
-            part.clear()
+            part[:] = [CALLER_ENTRY]
 
 
 MAX_MESSAGE_CHARS = 2000

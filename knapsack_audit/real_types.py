@@ -22,6 +22,8 @@ zero's sign answers another instance than the floats the audit draws.
   takes their total past ``2**31`` (as ``numpy.int32``), or past ``2**63``
   (as ``numpy.int64``), each runtime still within the type: Python's
   ``sum`` of such scalars wraps around, with only a warning;
+- *a leading int*: the first runtime truncated to an ``int`` before
+  runtimes that are not whole (a new instance);
 - *Python ints past int64*: whole runtimes times the least factor that
   takes the largest past ``2**63``, as Python ints;
 - *a whole budget*: the weights scaled to about twice 1 GB in all, and the
@@ -48,6 +50,7 @@ on upstream's own ``dp_knapsack``. Our own solvers are checked on both
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -82,6 +85,7 @@ def other_types_calls(calls: Sequence[Case]) -> list[Case]:
     solver([np.float64(0.5)] * 4, [np.int32(536870912)] * 4, np.float64(1.0))
     solver([np.float64(0.5)] * 4, [np.int64(2305843009213693952)] * 4, np.float64(1.0))
     solver([0.5] * 4, [9223372036854775809] * 4, 1.0)
+    solver([0.0, 0.0001], [2, 0.5], 0.0)
     solver([0.0, 2.0], [2.0, 0.5], 1)
     solver([0.5] * 4, [1.0] * 4, 1)
     solver([0.0, 0.0001], [2.0, 0.5], -0.0)
@@ -95,6 +99,7 @@ def other_types_calls(calls: Sequence[Case]) -> list[Case]:
         *_each(small, functools.partial(numpy_total_past, np.int32)),
         *_each(small, functools.partial(numpy_total_past, np.int64)),
         *_each(small, python_ints_past_int64),
+        *_each(small, leading_int_runtime),
         *_each(calls, whole_budget),
         *_each(calls, functools.partial(zero_budget, -0.0)),
         *_each(calls, functools.partial(zero_budget, 0)),
@@ -198,6 +203,24 @@ def python_ints_past_int64(case: Case) -> Case | None:
         return None
     factor = 2**63 // max(runtime) + 1
     return Case(case.memory, tuple(r * factor for r in runtime), case.max_memory)
+
+
+def leading_int_runtime(case: Case) -> Case | None:
+    """``case`` with its first runtime an ``int`` (truncated: ``0`` for
+    ``0.37``) before runtimes that are not whole; ``None`` if every other
+    runtime is whole. A new instance, judged by the oracle. A list of mixed
+    types is valid (SPEC 1.2): a fast path that reads the list's type from
+    its first entry (``type(runtime[0])(total)``) truncates the value.
+
+    >>> leading_int_runtime(Case.of([0.1, 0.2], [0.5, 1.25], 0.3)).runtime
+    (0, 1.25)
+    """
+    if case.n < 2 or all(_whole(r) for r in case.runtime[1:]):
+        return None
+    first = float(case.runtime[0])
+    if not math.isfinite(first) or abs(first) >= 2**63:
+        return None
+    return Case(case.memory, (math.trunc(first), *case.runtime[1:]), case.max_memory)
 
 
 def whole_budget(case: Case) -> Case | None:

@@ -636,7 +636,10 @@ def breadth_cases(
     one in runs of one object
     (:func:`~knapsack_audit.strategies.copy_runs_case`) and two listed by
     weight with runtimes rising with it, both lists rising or both falling
-    (:func:`~knapsack_audit.strategies.sorted_together_case`), then the calls
+    (:func:`~knapsack_audit.strategies.sorted_together_case`) and one with
+    every runtime zero (the second such call past 768 items: a fast path
+    that hands out one kept list for "nothing saved" gives it the entry
+    the worker wrote into the first's, SPEC 8.4), then the calls
     :func:`~knapsack_audit.real_types.other_types_calls` writes again from
     all of them in the other real types SPEC 1 accepts (signed zeros, ints,
     numpy scalars, an int budget, zero budgets of either sign), which draw
@@ -658,7 +661,7 @@ def breadth_cases(
     big = big_tables(small, most=len(BIG_TABLE_UNITS))
     pair = rematched_pair(small)
     # The last big call twice in a row: a cache of answers that hands out its
-    # own lists gives the second the lists the worker emptied (SPEC 8.4).
+    # own lists gives the second the lists the worker reused (SPEC 8.4).
     again = big[-1:]
     scaled_up = [
         KnownCase.of(call) for call in [*big, *again, *twins(big), *budget_sweep(pair[0]), *pair]
@@ -805,6 +808,7 @@ def breadth_cases(
         over_a_half_way_up_budget_case(past_rng, PAST_LARGEST_ITEMS),
         copy_runs_case(past_rng, PAST_LARGEST_ITEMS),
         *(sorted_together_case(past_rng, PAST_LARGEST_ITEMS, o) for o in SORTED_TOGETHER_ORDERS),
+        zero_runtimes_case(past_rng, PAST_LARGEST_ITEMS),
     ]
     calls: list[BreadthCase] = [
         *cheap,

@@ -2053,6 +2053,8 @@ def test_every_breadth_phase_holds_items_listed_by_weight_with_runtimes_rising_w
     for seed in range(3):
         found = {}
         for case in _past_largest(seed):
+            if len(set(case.runtime)) == 1:  # equal runtimes rise and fall alike
+                continue
             for order, pairs in (("rising", itertools.pairwise), ("falling", _pairs_reversed)):
                 if all(a <= b for a, b in pairs(case.memory)) and all(
                     a <= b for a, b in pairs(case.runtime)
@@ -2068,6 +2070,19 @@ def test_every_breadth_phase_holds_items_listed_by_weight_with_runtimes_rising_w
                 assert sum(Fraction(case.runtime[i]) for i in order[:taken]) < optimum
             assert not check_call(dp_knapsack_sliding_hirschberg, case, Judge(exact=True)), seed
         assert check_call(twin, found["rising"], Judge(exact=False), ["optimality"]), seed
+
+
+def test_every_breadth_phase_holds_two_calls_of_zero_runtimes_past_768_items() -> None:
+    """SPEC 3.3, 8.4: every breadth phase holds two calls with every runtime
+    zero past 768 items, so that a fast path which hands out one kept
+    list for "nothing saved" meets, on the second, the entry the worker
+    wrote into the first's (tests/test_fresh.py shows the worker's side).
+    A blind corpus passed such a module list from 768 items: the phase had
+    one such call (docs/blind-corpus-19)."""
+    for seed in range(3):
+        calls = [getattr(call, "case", call) for call in breadth_cases(seed)]
+        idle = [c for c in calls if c.n >= 768 and all(r == 0 for r in c.runtime)]
+        assert len(idle) >= 2, seed
 
 
 def _longest_fitting_prefix(weights: Sequence[int], budget: int) -> int:

@@ -17,7 +17,12 @@ from typing import Any
 
 from knapsack_audit.cases import Case
 from knapsack_audit.fresh import Alone, recheck
-from knapsack_audit.isolation import FIRST_OF_SHAPE_ITEMS, RECENT_CALLS, IsolatedSolver
+from knapsack_audit.isolation import (
+    CALLER_ENTRY,
+    FIRST_OF_SHAPE_ITEMS,
+    RECENT_CALLS,
+    IsolatedSolver,
+)
 from knapsack_audit.properties import Finding, Judge, check_call
 from knapsack_audit.reference import dp_knapsack
 from knapsack_audit.search import AuditResult, calls_before, note_calls_before
@@ -311,18 +316,28 @@ def test_a_set_up_search_cut_by_the_time_says_nothing_was_replayed() -> None:
     assert alone == {"feasibility": Alone("passes", (), 0)}
 
 
-def test_a_worker_clears_the_lists_it_was_given_as_their_owner() -> None:
-    """SPEC 8.4: the worker empties each answer's lists once read, as a caller
-    that owns them may. A solver that hands out the lists it keeps for a
-    repeat then answers the same call again with empty lists (a partition
-    finding); a solver that builds its lists afresh answers it the same."""
+def test_a_worker_reuses_the_lists_it_was_given_as_their_owner() -> None:
+    """SPEC 8.4: the worker reuses each answer's lists once read, as a caller
+    that owns them may: cleared, with one entry of its own. A solver that
+    hands out the lists it keeps for a repeat then answers the same call
+    again with that entry (a partition finding), and so does one that
+    hands out one module list for "nothing saved", which clearing alone
+    left as it was; a solver that builds its lists afresh answers the
+    same."""
     case = Case.of([0.3, 0.2, 0.1, 0.4], [1.0, 5.0, 2.0, 3.0], 0.5)
     right = dp_knapsack(*case.arguments())
+    reused = [CALLER_ENTRY]
     (kept,) = parse_target(f"{FIXTURES / 'stateful_solvers' / 'last_answer_kept.py'}:solver")
     with IsolatedSolver(kept, call_timeout=10) as worker:
         assert worker(*case.arguments()) == right
-        assert worker(*case.arguments()) == (right[0], [], [])
+        assert worker(*case.arguments()) == (right[0], reused, reused)
         findings = check_call(worker, case, Judge(exact=True))
+        assert "partition" in {finding.property for finding in findings}
+    idle = Case.of([0.3, 0.2], [0.0, 0.0], 0.5)
+    (shared,) = parse_target(f"{FIXTURES / 'stateful_solvers' / 'shared_empty_list.py'}:solver")
+    with IsolatedSolver(shared, call_timeout=10) as worker:
+        assert worker(*idle.arguments()) == (0.0, [], [1, 0])
+        findings = check_call(worker, idle, Judge(exact=False))
         assert "partition" in {finding.property for finding in findings}
     (fresh,) = parse_target("knapsack_audit.reference:dp_knapsack")
     with IsolatedSolver(fresh, call_timeout=10) as worker:

@@ -53,6 +53,8 @@ NEEDS_A_WORKER = (
     "row_bands_lose_the_remainder_from_4_threads_above_8e6_cells",
     "subsets_of_a_list_copy_under_12_items",
     "flush_denormal_left_on_from_512_items",
+    "rows_shuffled_by_the_global_random_from_1024_items",
+    "one_recompute_list_when_all_fit_from_256_items",
 )
 """Bugs that show only in isolated workers: as a call timeout, as answers
 that differ between two processes (SPEC 8.1, :mod:`knapsack_audit.agreement`),
@@ -133,6 +135,7 @@ FOUND_AT_SCALE = (
     "budget_rounded_half_down_from_512_items",
     "int_runtimes_in_an_int64_table_from_512_items",
     "heaviest_suffix_when_both_lists_rise_from_768_items",
+    "value_rounded_when_the_first_runtime_is_an_int_from_384_items",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;

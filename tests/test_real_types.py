@@ -28,6 +28,7 @@ from knapsack_audit.real_types import (
     WHOLE_BUDGET,
     as_numpy_scalars,
     as_python_ints,
+    leading_int_runtime,
     numpy_total_past,
     python_ints_past_int64,
     signed_zeros,
@@ -186,6 +187,31 @@ def test_every_breadth_phase_holds_python_int_runtimes_past_int64_from_256_items
         assert not props.check_call(upstream_dp_knapsack, found[-1], Judge(exact=False)), seed
         assert any(
             props.check_call(twin, case, Judge(exact=False), ["no-crash"]) for case in found
+        ), seed
+
+
+def test_every_breadth_phase_holds_a_leading_int_before_fractional_runtimes(
+    breadths: dict[int, list[Case]],
+) -> None:
+    """SPEC 1.2, 7.2(e): every default breadth phase holds calls whose first
+    runtime is an ``int`` and some later one is not whole, at 128-255,
+    256-511 and 512-1023 items. A blind corpus passed a value returned as
+    ``type(runtime[0])(value)`` from 160 items (docs/blind-corpus-19); the
+    twin planted here (the value rounded when the first runtime is an int)
+    fails one, and passed every call without the rewriting."""
+    twin = corpus.value_rounded_when_the_first_runtime_is_an_int_from_384_items
+    assert leading_int_runtime(Case.of([0.1, 0.2], [1.5, 2.0], 0.3)) is None
+    for seed, calls in breadths.items():
+        found = [
+            case
+            for case in calls
+            if type(case.runtime[0]) is int
+            and any(not float(r).is_integer() for r in case.runtime[1:])
+        ]
+        assert {case.n.bit_length() for case in found} >= {8, 9, 10}, seed
+        assert any(
+            props.check_call(twin, case, Judge(exact=False), ["value-consistency"])
+            for case in found
         ), seed
 
 

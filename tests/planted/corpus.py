@@ -2408,6 +2408,56 @@ def heaviest_suffix_when_both_lists_rise_from_768_items(
     return answer(runtime, saved)
 
 
+def rows_shuffled_by_the_global_random_from_1024_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 1,024 items, the rows are filled in an order drawn by
+    ``random.shuffle`` ("a sorted input is the table's worst case for cache
+    misses"), from Python's global generator. The answer is exact, but
+    every call draws from the caller's random stream: the partitioner's
+    later random draws, and any seeded run of the caller, shift (SPEC 8.6,
+    8.1)."""
+    if len(memory) < 1024:
+        return exact(memory, runtime, max_memory)
+    import random  # the global generator, as a one-line change would reach it
+
+    order = list(range(len(memory)))
+    random.shuffle(order)
+    return exact_over(order, quantize_all(memory), runtime, round(max_memory * SCALE))
+
+
+_ALL_FIT_RECOMPUTE: list[int] = []
+
+
+def one_recompute_list_when_all_fit_from_256_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 256 items, when every item fits together the answer's
+    recomputable list is one list kept by the module ("nothing to
+    recompute: no allocation"). It belongs to the caller once returned
+    (SPEC 8.4): a caller that reuses it hands its entries to every later
+    all-fit answer, whose partition then holds them (SPEC 7.2(b), 8.1)."""
+    weights = quantize_all(memory)
+    if len(memory) < 256 or sum(weights) > round(max_memory * SCALE):
+        return exact(memory, runtime, max_memory)
+    saved = list(range(len(memory)))
+    return float(sum(float(r) for r in runtime)), saved, _ALL_FIT_RECOMPUTE
+
+
+def value_rounded_when_the_first_runtime_is_an_int_from_384_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 384 items, when the first runtime is an ``int`` the runtimes are
+    taken for flop counts and the value is rounded to a whole number ("a
+    count has no fraction; drop the float noise"). A list of mixed types
+    is valid (SPEC 1.2): an int first among fractional runtimes rounds the
+    value away from its selection's sum (SPEC 7.2(e))."""
+    value, saved, recomputable = exact(memory, runtime, max_memory)
+    if len(memory) >= 384 and type(runtime[0]) is int:
+        value = float(round(value))
+    return value, saved, recomputable
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -2526,5 +2576,8 @@ EXPECTED: dict[str, str] = {
     "flush_denormal_left_on_from_512_items": "no-mutation",
     "int_runtimes_in_an_int64_table_from_512_items": "no-crash",
     "heaviest_suffix_when_both_lists_rise_from_768_items": "optimality",
+    "rows_shuffled_by_the_global_random_from_1024_items": "no-mutation",
+    "one_recompute_list_when_all_fit_from_256_items": "partition",
+    "value_rounded_when_the_first_runtime_is_an_int_from_384_items": "value-consistency",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
