@@ -162,17 +162,27 @@ def as_numpy_scalars(case: Case) -> Case | None:
     return Case(tuple(map(np.float64, case.memory)), runtime, np.float64(case.max_memory))
 
 
+PAST_INT64_CELLS = 1_000_000
+"""Largest table of the calls whose runtimes pass ``2**63`` in all
+(:func:`numpy_total_past` for int64) or one by one
+(:func:`python_ints_past_int64`): the exact oracle sums such ints as Python
+ints, about 2.6 s at 3.6e6 cells (0.5 s at 1.5e6), and the breadth calls
+after them reach fewer leftovers in the rounds."""
+
+
 def numpy_total_past(integer: type[np.signedinteger[Any]], case: Case) -> Case | None:
     """``case`` in numpy scalars, its runtimes, all whole and >= 0, times the
     least factor that takes their total past ``integer``'s largest value, as
     ``integer``; ``None`` if some runtime is not whole or negative, or one
-    would not fit.
+    would not fit, or (int64) its table passes :data:`PAST_INT64_CELLS`.
 
     >>> numpy_total_past(np.int32, Case.of([0.0001] * 3, [1.0, 2.0, 3.0], 0.0002)).runtime
     (np.int32(357913942), np.int32(715827884), np.int32(1073741826))
     """
     largest = int(np.iinfo(integer).max)
     if case.n < 2 or not all(_whole(r) and r >= 0 for r in case.runtime):
+        return None
+    if integer is np.int64 and table_cells(case) > PAST_INT64_CELLS:
         return None
     runtime = [int(r) for r in case.runtime]
     factor = largest // max(sum(runtime), 1) + 1
@@ -189,14 +199,17 @@ def python_ints_past_int64(case: Case) -> Case | None:
     """``case`` with every runtime, all whole and >= 0, times the least
     factor that takes the largest past ``2**63``, as Python ints (the
     memories and budget kept); ``None`` if some runtime is not whole or
-    negative, or all are 0. A Python int has no width: a fast path that
-    puts them in an int64 tensor (``torch.tensor(runtime)`` infers int64)
-    raises on them, where upstream's float32 reads them.
+    negative, or all are 0, or its table passes :data:`PAST_INT64_CELLS`.
+    A Python int has no width: a fast path that puts them in an int64
+    tensor (``torch.tensor(runtime)`` infers int64) raises on them, where
+    upstream's float32 reads them.
 
     >>> python_ints_past_int64(Case.of([0.0001] * 2, [1.0, 3.0], 0.0001)).runtime
     (3074457345618258603, 9223372036854775809)
     """
-    if case.n == 0 or not all(_whole(r) and r >= 0 for r in case.runtime):
+    if case.n == 0 or table_cells(case) > PAST_INT64_CELLS:
+        return None
+    if not all(_whole(r) and r >= 0 for r in case.runtime):
         return None
     runtime = [int(r) for r in case.runtime]
     if max(runtime) == 0:
@@ -205,17 +218,30 @@ def python_ints_past_int64(case: Case) -> Case | None:
     return Case(case.memory, tuple(r * factor for r in runtime), case.max_memory)
 
 
+LEADING_INT_TOTAL = 2**20
+"""``(n + 1)`` times the largest sum of runtime magnitudes
+:func:`leading_int_runtime` rewrites: SPEC 5.2's tolerance,
+``2 * gamma(n + 1) * sum|v|``, stays under about ``1/8`` there."""
+
+
 def leading_int_runtime(case: Case) -> Case | None:
     """``case`` with its first runtime an ``int`` (truncated: ``0`` for
     ``0.37``) before runtimes that are not whole; ``None`` if every other
-    runtime is whole. A new instance, judged by the oracle. A list of mixed
-    types is valid (SPEC 1.2): a fast path that reads the list's type from
-    its first entry (``type(runtime[0])(total)``) truncates the value.
+    runtime is whole, or if their magnitudes sum past
+    :data:`LEADING_INT_TOTAL` over ``n + 1`` (SPEC 5.2's float32 tolerance
+    would then pass ``1/8``, and a value that lost its fraction could hide
+    in it). A new instance, judged by the oracle. A list of mixed types is
+    valid (SPEC 1.2): a fast path that reads the list's type from its
+    first entry (``type(runtime[0])(total)``) truncates the value.
 
     >>> leading_int_runtime(Case.of([0.1, 0.2], [0.5, 1.25], 0.3)).runtime
     (0, 1.25)
+    >>> leading_int_runtime(Case.of([0.1, 0.2], [0.5, 1e6 + 0.5], 0.3)) is None
+    True
     """
     if case.n < 2 or all(_whole(r) for r in case.runtime[1:]):
+        return None
+    if sum(abs(float(r)) for r in case.runtime) > LEADING_INT_TOTAL / (case.n + 1):
         return None
     first = float(case.runtime[0])
     if not math.isfinite(first) or abs(first) >= 2**63:
