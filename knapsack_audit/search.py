@@ -167,6 +167,14 @@ small cases carried to tables of up to twice the largest real call's)."""
 GOLDEN_PER_ROUND = 8
 """Real calls (after the breadth phase's sample) checked at the start of each round."""
 
+BREADTH_LEFT_PER_ROUND = 32
+"""Breadth calls left by the breadth phase checked at the start of each round,
+before the real calls. With 8 (as the real calls), an audit of an
+upstream-speed solver beside another left the breadth list's last calls
+(the other real types, about the 300th to the 390th) unchecked: a leading
+int and Python ints past ``2**63`` were made in process but never through
+``verify`` (the twentieth blind corpus, session 24)."""
+
 BREADTH_PER_TIER = 2
 """Cases of each tiny size tier in the breadth phase, of different value regions."""
 
@@ -176,9 +184,10 @@ phase (a short ``--time-budget`` still completes the scope)."""
 BREADTH_AFTER_SCOPE_SHARE = 2 / 3
 """Share of the time budget up to which the breadth cases left go on after
 the exhaustive phase; those left then are checked at the start of the
-rounds, with the real calls, 8 per round. A loaded machine reached the
-2,114-item calls (about the 230th) after the first share, and 8 per round
-took them to 44 s of 45 (a blind corpus, session 21)."""
+rounds, :data:`BREADTH_LEFT_PER_ROUND` per round, before the real calls.
+A loaded machine reached the 2,114-item calls (about the 230th) after the
+first share, and 8 per round took them to 44 s of 45 (a blind corpus,
+session 21)."""
 
 SPLITTING_SHAPES = (0, 1, 2, 4)
 """Shapes of :func:`~knapsack_audit.strategies.correlated_case` of which the
@@ -1255,7 +1264,9 @@ def audit(
             _exhaustive_phase(search, solver, scope)
         if left and time_budget is not None:
             left = _breadth_phase(search, left, time_budget * BREADTH_AFTER_SCOPE_SHARE)
-        _random_phase(search, tiers, base, time_budget, max_examples, search_seed, [*left, *golden])
+        _random_phase(
+            search, tiers, base, time_budget, max_examples, search_seed, [*left, *golden], len(left)
+        )
     except SearchStopped:
         search.result.stopped_early = True
     search.keep_seen()
@@ -1380,7 +1391,12 @@ def _random_phase(
     max_examples: int | None,
     search_seed: int,
     golden: Sequence[BreadthCase] = (),
+    breadth_left: int = 0,
 ) -> None:
+    """Rounds of the tiers until the time or example budget is spent; each
+    round starts with up to :data:`BREADTH_LEFT_PER_ROUND` of the first
+    ``breadth_left`` entries of ``golden`` (breadth calls the breadth phase
+    left), then :data:`GOLDEN_PER_ROUND` of the rest (real calls)."""
     run_settings = settings(
         base,
         deadline=None,
@@ -1402,7 +1418,9 @@ def _random_phase(
     while search.wanted and not spent():
         result.rounds += 1
         round_seed = seeds.getrandbits(64)
-        chunk, pending = pending[:GOLDEN_PER_ROUND], pending[GOLDEN_PER_ROUND:]
+        size = BREADTH_LEFT_PER_ROUND if breadth_left > 0 else GOLDEN_PER_ROUND
+        chunk, pending = pending[:size], pending[size:]
+        breadth_left -= len(chunk)
         for case in chunk:
             if spent():
                 return
