@@ -164,7 +164,9 @@ class LeftProcessesRunning(SolverFailure):
 class ChangedSettings(SolverFailure):
     """The call returned but changed a process-wide setting and left it so
     (SPEC 8.6, :mod:`.process_state`); the worker put it back. Judged as
-    ``no-mutation``, not as a crash."""
+    ``no-mutation``, not as a crash (the engine reads :attr:`settings_changed`)."""
+
+    settings_changed = True
 
 
 class ToolFailure(SolverFailure):
@@ -422,8 +424,10 @@ def _answer(solver: Any, request: tuple[Any, ...], limit_note: str) -> tuple[Any
         else:
             result = solver(memory, runtime, max_memory)
     except MemoryError as error:
+        process_state.restore(settings)  # the crash is the finding; later calls start clean
         return ("raised", "MemoryError", f"out of memory{limit_note} {_text(error)}".strip())
     except (Exception, SystemExit) as error:
+        process_state.restore(settings)
         return ("raised", type(error).__name__, _text(error))
     changed = process_state.changes(settings)
     if changed:

@@ -37,7 +37,6 @@ from hypothesis import strategies as st
 
 from knapsack_audit.cases import Case, same_values
 from knapsack_audit.integer_oracle import int64_optimum, integer_optimum
-from knapsack_audit.isolation import ChangedSettings
 from knapsack_audit.reference.oracle import exact_optimum
 from knapsack_audit.reference.validation import quantize
 from knapsack_audit.scaling import table_cells
@@ -180,11 +179,21 @@ def _changed(memory: Sequence[Any], runtime: Sequence[Any], before: tuple[Any, A
     return not (same_values(memory, before[0]) and same_values(runtime, before[1]))
 
 
+def _changed_settings(error: BaseException | None) -> bool:
+    """Whether ``error`` is the worker's report of a call that answered but
+    changed a process-wide setting (:class:`knapsack_audit.isolation.ChangedSettings`,
+    SPEC 8.6). The engine does not import the
+    audit layer (docs/ARCHITECTURE.md), so it reads the class's marker
+    (a solver's own exception of that name, which the proxy re-raises as a
+    class of the same name, has none)."""
+    return getattr(type(error), "settings_changed", False) is True
+
+
 def no_crash(outcome: Outcome, case: Case) -> list[Finding]:
     """SPEC 1 and 7.2: a valid input returns an answer, it does not raise
     (a call that answered but changed a process-wide setting did not crash:
     :func:`no_mutation` reports it)."""
-    if outcome.error is None or isinstance(outcome.error, ChangedSettings):
+    if outcome.error is None or _changed_settings(outcome.error):
         return []
     error = outcome.error
     return [
@@ -209,7 +218,7 @@ def no_mutation(outcome: Outcome, case: Case) -> list[Finding]:
     """SPEC 8.2: the solver leaves its argument lists unchanged; SPEC 8.6:
     and the process-wide settings (the isolated worker reads them:
     :mod:`knapsack_audit.process_state`)."""
-    if isinstance(outcome.error, ChangedSettings):
+    if _changed_settings(outcome.error):
         return [Finding("no-mutation", "SPEC 8.6", str(outcome.error), case)]
     if outcome.extras.get("mutated"):
         return [Finding("no-mutation", "SPEC 8.2", "the solver changed its input lists", case)]

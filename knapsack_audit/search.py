@@ -1418,7 +1418,7 @@ def _random_phase(
     while search.wanted and not spent():
         result.rounds += 1
         round_seed = seeds.getrandbits(64)
-        size = BREADTH_LEFT_PER_ROUND if breadth_left > 0 else GOLDEN_PER_ROUND
+        size = min(BREADTH_LEFT_PER_ROUND, breadth_left) if breadth_left > 0 else GOLDEN_PER_ROUND
         chunk, pending = pending[:size], pending[size:]
         breadth_left -= len(chunk)
         for case in chunk:

@@ -13,6 +13,8 @@ from knapsack_audit import process_state
 
 
 def test_each_setting_changed_is_named_and_put_back() -> None:
+    """SPEC 8.6: each setting a call changes is named, with its old and new
+    value (a generator's state only as drawn from), and put back."""
     before = process_state.snapshot()
     assert process_state.changes(before) == []
     limit = sys.getrecursionlimit()
