@@ -86,6 +86,12 @@ SANDBOX_ONLY = [
 docs/CLI.md says so; only ``--sandbox`` confines them."""
 
 
+CALL_TIMEOUT = ("--call-timeout", "5")
+"""Over the quick options' 1 s: no solver here hangs, and on a loaded machine
+``kills_parent``'s death was seen after 1 s, a ``SolverTimeout`` instead of
+``WorkerDied`` (CI at ``f2cc829``, sandboxed)."""
+
+
 def _audit_corpus(
     names: list[str], folder: Path, *options: str
 ) -> tuple[Run, dict[str, Any], Path]:
@@ -103,6 +109,7 @@ def _audit_corpus(
                 "verify",
                 *targets,
                 *QUICK,
+                *CALL_TIMEOUT,
                 *options,
                 "--report",
                 str(report),
