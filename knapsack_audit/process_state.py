@@ -19,7 +19,7 @@ random generator (a solver that draws from it, ``random.sample`` say,
 shifts the caller's random stream); numpy's floating-point error handling;
 Python's recursion limit. torch's settings are read once torch is imported; a call that
 imports torch itself is compared with torch's settings as ``import torch``
-leaves them (:data:`FRESH_TORCH`). numpy's global random generator is not
+leaves them (:attr:`Setting.fresh`). numpy's global random generator is not
 read (about 35 us a read).
 """
 
@@ -43,6 +43,11 @@ class Setting:
     read: Callable[[], Any]
     write: Callable[[Any], None]
     same: Callable[[Any, Any], bool] = lambda a, b: bool(a == b)
+    fresh: Callable[[], Any] | None = None
+    """Its value as ``import torch`` leaves it, where it has one: what a call
+    that imports torch itself is compared with."""
+    shown: bool = True
+    """Whether a finding prints its values (a generator's state is not)."""
 
 
 def _torch_settings() -> list[Setting]:
@@ -59,27 +64,49 @@ def _torch_settings() -> list[Setting]:
             torch.is_deterministic_algorithms_warn_only_enabled(),
         )
 
+    # Threads (set from the environment) and the generator (seeded at random
+    # per process) have no value a fresh import is known to leave.
     return [
-        Setting("torch's default dtype", torch.get_default_dtype, torch.set_default_dtype),
-        Setting("torch's default device", torch.get_default_device, torch.set_default_device),
-        Setting("torch's grad mode", torch.is_grad_enabled, torch.set_grad_enabled),
+        Setting(
+            "torch's default dtype",
+            torch.get_default_dtype,
+            torch.set_default_dtype,
+            fresh=lambda: torch.float32,
+        ),
+        Setting(
+            "torch's default device",
+            torch.get_default_device,
+            torch.set_default_device,
+            fresh=lambda: torch.device("cpu"),
+        ),
+        Setting(
+            "torch's grad mode", torch.is_grad_enabled, torch.set_grad_enabled, fresh=lambda: True
+        ),
         Setting(
             "torch's deterministic algorithms (enabled, warn only)",
             deterministic,
             lambda value: torch.use_deterministic_algorithms(value[0], warn_only=value[1]),
+            fresh=lambda: (False, False),
         ),
         Setting("torch's intra-op threads", torch.get_num_threads, torch.set_num_threads),
         Setting(
             "torch's float32 matmul precision",
             torch.get_float32_matmul_precision,
             torch.set_float32_matmul_precision,
+            fresh=lambda: "highest",
         ),
-        Setting("torch's flush-denormal mode", flush_denormal, torch.set_flush_denormal),
+        Setting(
+            "torch's flush-denormal mode",
+            flush_denormal,
+            torch.set_flush_denormal,
+            fresh=lambda: False,
+        ),
         Setting(
             "torch's random generator state",
             torch.get_rng_state,
             torch.set_rng_state,
             same=lambda a, b: bool(torch.equal(a, b)),
+            shown=False,
         ),
     ]
 
@@ -93,7 +120,7 @@ def _settings(torch_loaded: bool) -> list[Setting]:
     """The settings to read; torch's once torch is imported."""
     return [
         *(_torch_settings() if torch_loaded else []),
-        Setting("Python's random generator state", random.getstate, random.setstate),
+        Setting("Python's random generator state", random.getstate, random.setstate, shown=False),
         Setting("numpy's floating-point error handling", np.geterr, _set_numpy_errors),
         Setting("Python's recursion limit", sys.getrecursionlimit, sys.setrecursionlimit),
     ]
@@ -113,37 +140,14 @@ def snapshot() -> Snapshot:
     return taken
 
 
-FRESH_TORCH = {
-    "torch's default dtype": "float32",
-    "torch's default device": "cpu",
-    "torch's grad mode": True,
-    "torch's deterministic algorithms (enabled, warn only)": (False, False),
-    "torch's float32 matmul precision": "highest",
-    "torch's flush-denormal mode": False,
-}
-"""torch's settings as ``import torch`` leaves them (the dtype and device
-by name): what a call that imports torch itself is compared with. Its
-threads (set from the environment) and generator state (seeded at
-random per process) have no such value and are not compared then."""
-
-
-def _fresh_torch(torch: Any) -> Snapshot:
-    values = {
-        **FRESH_TORCH,
-        "torch's default dtype": torch.float32,
-        "torch's default device": torch.device("cpu"),
-    }
-    return [(s, values[s.name]) for s in _settings(True) if s.name in values]
-
-
 def _as_of(before: Snapshot) -> Snapshot:
     """``before``, and torch's settings as a fresh import leaves them when
     torch was imported by the call itself (a solver that imports it
     lazily and changes a setting on its first call)."""
-    torch = sys.modules.get("torch")
-    if torch is None or any(setting.name.startswith("torch's") for setting, _ in before):
+    if "torch" not in sys.modules or any(setting.fresh for setting, _ in before):
         return before
-    return [*before, *_fresh_torch(torch)]
+    fresh = [(setting, setting.fresh()) for setting in _settings(True) if setting.fresh]
+    return [*before, *fresh]
 
 
 def changes(before: Snapshot) -> list[str]:
@@ -158,10 +162,10 @@ def changes(before: Snapshot) -> list[str]:
             changed.append(f"{setting.name} (it cannot be read now: {type(error).__name__})")
             continue
         if not setting.same(old, new):
-            if setting.name.endswith("state"):
-                changed.append(f"{setting.name} (the call drew from it or reseeded it)")
-            else:
+            if setting.shown:
                 changed.append(f"{setting.name} from {old!r} to {new!r}")
+            else:
+                changed.append(f"{setting.name} (the call drew from it or reseeded it)")
     return changed
 
 

@@ -180,11 +180,11 @@ def numpy_total_past(integer: type[np.signedinteger[Any]], case: Case) -> Case |
     (np.int32(357913942), np.int32(715827884), np.int32(1073741826))
     """
     largest = int(np.iinfo(integer).max)
-    if case.n < 2 or not all(_whole(r) and r >= 0 for r in case.runtime):
+    if case.n < 2 or (integer is np.int64 and table_cells(case) > PAST_INT64_CELLS):
         return None
-    if integer is np.int64 and table_cells(case) > PAST_INT64_CELLS:
+    runtime = _whole_counts(case)
+    if runtime is None:
         return None
-    runtime = [int(r) for r in case.runtime]
     factor = largest // max(sum(runtime), 1) + 1
     if max(runtime) * factor > largest:
         return None
@@ -209,10 +209,8 @@ def python_ints_past_int64(case: Case) -> Case | None:
     """
     if case.n == 0 or table_cells(case) > PAST_INT64_CELLS:
         return None
-    if not all(_whole(r) and r >= 0 for r in case.runtime):
-        return None
-    runtime = [int(r) for r in case.runtime]
-    if max(runtime) == 0:
+    runtime = _whole_counts(case)
+    if runtime is None or max(runtime) == 0:
         return None
     factor = 2**63 // max(runtime) + 1
     return Case(case.memory, tuple(r * factor for r in runtime), case.max_memory)
@@ -275,6 +273,13 @@ def zero_budget(zero: float, case: Case) -> Case | None:
     if not any(round(m * SCALE) == 0 and r > 0 for m, r in items):
         return None
     return Case(case.memory, case.runtime, zero)
+
+
+def _whole_counts(case: Case) -> list[int] | None:
+    """``case``'s runtimes as ints, if all are whole and >= 0."""
+    if not all(_whole(r) and r >= 0 for r in case.runtime):
+        return None
+    return [int(r) for r in case.runtime]
 
 
 def _whole(value: Any) -> bool:
