@@ -939,6 +939,9 @@ class AuditResult:
     scope_total: int = 0
     golden_checked: int = 0
     golden_total: int = 0
+    breadth_checked: int = 0
+    """Breadth calls (not real calls) judged, in the breadth phase or the rounds."""
+    breadth_total: int = 0
     largest_table: int = 0
     """Most cells (``n * Q``) of a call judged (a scaled or golden one, mostly)."""
 
@@ -1250,9 +1253,9 @@ def audit(
             _Tier(scaled_cases(domain), SCALED_EXAMPLES, one_call=True),
             _Tier(scale_cases(), SCALE_EXAMPLES, one_call=True),
         ]
-    search.result.golden_total = len(golden) + sum(
-        isinstance(case, KnownCase) and case.note.startswith(GOLDEN_NOTE) for case in breadth
-    )
+    real = sum(_is_real_call(case) for case in breadth)
+    search.result.golden_total = len(golden) + real
+    search.result.breadth_total = len(breadth) - real
     try:
         for case in pinned:
             for finding in findings_for(stoppable, case, judge, None, wanted):
@@ -1278,6 +1281,11 @@ GOLDEN_NOTE = "a real call"
 """How a golden call's note starts (``verify`` writes the provenance after it)."""
 
 
+def _is_real_call(case: BreadthCase) -> bool:
+    """``case`` is one of the partitioner's captured calls (not a breadth call)."""
+    return isinstance(case, KnownCase) and case.note.startswith(GOLDEN_NOTE)
+
+
 def _breadth_phase(
     search: _Search, breadth: Sequence[BreadthCase], until: float | None = None
 ) -> list[BreadthCase]:
@@ -1296,13 +1304,15 @@ def _breadth_phase(
             return list(breadth[k:])
         if isinstance(case, KnownCase):
             findings = search.judge_known(case)
-            if case.note.startswith(GOLDEN_NOTE):
-                search.result.golden_checked += 1
         else:
             search.result.largest_table = max(search.result.largest_table, table_cells(case))
             wanted = search.wanted & (set(props.CALL_PROPERTIES) - {"determinism"})
             findings = findings_for(search.solver, case, search.judge, None, wanted)
         search.result.examples += 1
+        if _is_real_call(case):
+            search.result.golden_checked += 1
+        else:
+            search.result.breadth_checked += 1
         for finding in findings:
             if finding.property in search.wanted:
                 started = search.elapsed()

@@ -283,6 +283,8 @@ class TargetReport:
     scope_total: int = 0
     golden_checked: int = 0
     golden_total: int = 0
+    breadth_checked: int = 0
+    breadth_total: int = 0
     largest_table: int = 0
     processes_compared: int = 0
     threads_checked: int = 0
@@ -311,8 +313,9 @@ class TargetReport:
             scope += " (not finished)"
         stop = "; cut off by the hard stop" if self.stopped_early else ""
         golden = f"real calls: {self.golden_checked} of {self.golden_total}"
+        breadth = f"breadth: {self.breadth_checked} of {self.breadth_total} calls"
         return (
-            f"{scope}; {golden}; largest table {self.largest_table:,} cells; "
+            f"{scope}; {breadth}; {golden}; largest table {self.largest_table:,} cells; "
             f"random: {self.examples} cases in {self.rounds} rounds, "
             f"--seed {self.seed}; {self.calls} calls, {self.seconds:.1f} s{stop}; "
             f"two processes compared on {self.processes_compared} calls; "
@@ -534,6 +537,7 @@ def _describe(
     report.scope, report.scope_checked = result.scope, result.scope_checked
     report.scope_total = result.scope_total
     report.golden_checked, report.golden_total = result.golden_checked, result.golden_total
+    report.breadth_checked, report.breadth_total = result.breadth_checked, result.breadth_total
     report.largest_table = result.largest_table
     for name in PROPERTIES:
         if name in result.findings:

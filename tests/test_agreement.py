@@ -93,7 +93,8 @@ def test_probes_put_the_calls_with_the_most_copies_first_and_keep_their_order() 
 def test_verify_reports_a_process_dependent_solver() -> None:
     """SPEC 8.1: ``verify`` fails a solver that is consistent within a process
     but answers differently in another, by ``determinism``, on calls of its
-    own breadth phase, and says how many calls the two processes compared."""
+    own breadth phase, and says how many calls the two processes compared
+    and how many breadth calls were checked."""
     target = _target(f"{HASH_ORDERED}:solver")
     options = AuditOptions(time_budget=4.0, seed=0, call_timeout=5.0, recheck_seconds=20.0)
     report = verify_target(target, options)
@@ -102,3 +103,5 @@ def test_verify_reports_a_process_dependent_solver() -> None:
     assert "two fresh processes" in failed["determinism"].actual
     assert report.processes_compared >= 1
     assert f"two processes compared on {report.processes_compared} calls" in report.effort
+    assert 0 < report.breadth_checked <= report.breadth_total
+    assert f"breadth: {report.breadth_checked} of {report.breadth_total} calls" in report.effort

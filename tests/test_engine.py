@@ -7,6 +7,7 @@ correct solvers: ours (exact) and upstream ``dp_knapsack`` (within SPEC 5.2).
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from collections import Counter
@@ -17,9 +18,11 @@ from typing import Any
 import numpy as np
 import pytest
 from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from torch._functorch._activation_checkpointing import knapsack as upstream
 
 from knapsack_audit import properties as props
+from knapsack_audit import search as search_module
 from knapsack_audit import verify
 from knapsack_audit.cases import Case
 from knapsack_audit.catalog import OUR_SOLVERS, load
@@ -27,7 +30,7 @@ from knapsack_audit.exhaustive import Scope, scope_for
 from knapsack_audit.integer_oracle import int64_optimum, integer_optimum
 from knapsack_audit.properties import Judge
 from knapsack_audit.reference import dp_knapsack, exact_optimum, pareto_optimum, validate
-from knapsack_audit.search import PROPERTIES, audit
+from knapsack_audit.search import PROPERTIES, KnownCase, audit
 from knapsack_audit.strategies import cases
 from knapsack_audit.targets import parse_target
 
@@ -495,6 +498,62 @@ def test_breadth_cases_left_after_the_first_share_go_on_after_the_scope() -> Non
         max_examples=0,
     )
     assert made == [case.max_memory for case in breadth]
+
+
+def test_breadth_cases_left_open_the_rounds_32_at_a_time_before_the_real_calls(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SPEC 3.3 (issue 24, breadth first): breadth calls both breadth shares
+    left open the rounds, BREADTH_LEFT_PER_ROUND per round (the round in
+    which they run out takes only those), then the real calls go
+    GOLDEN_PER_ROUND per round; the effort counts each kind apart. With both
+    shares at zero, the rounds get all 40 breadth calls: 32, then 8, then
+    the 20 real calls 8, 8 and 4."""
+    monkeypatch.setattr(search_module, "BREADTH_SHARE", 0.0)
+    monkeypatch.setattr(search_module, "BREADTH_AFTER_SCOPE_SHARE", 0.0)
+    drawn = Case.of([2e-4], [7.0], 1e-4)
+    breadth = [Case.of([1e-4] * 3, [1.0] * 3, k * 1e-4) for k in range(40)]
+    golden = [
+        KnownCase(
+            case, exact_optimum(*case.arguments()).value, f"{search_module.GOLDEN_NOTE} ({k})"
+        )
+        for k, case in enumerate(Case.of([1e-4] * 4, [2.0] * 4, k * 1e-4) for k in range(20))
+    ]
+    kinds: list[str] = []
+
+    def records(memory: Any, runtime: Any, max_memory: Any) -> Any:
+        case = Case.of(memory, runtime, max_memory)
+        kind = "drawn" if case == drawn else "breadth" if case.n == 3 else "real"
+        if kind != "drawn" or not kinds or kinds[-1] != "drawn":
+            kinds.append(kind)
+        return dp_knapsack(memory, runtime, max_memory)
+
+    result = audit(
+        records,
+        EXACT,
+        strategy=st.just(drawn),
+        hypothesis_settings=settings(max_examples=1, derandomize=False, database=None),
+        properties=["feasibility"],
+        breadth=breadth,
+        golden=golden,
+        scope=None,
+        time_budget=600.0,
+        max_examples=len(breadth) + len(golden) + 5,
+    )
+    runs = [(kind, len(list(run))) for kind, run in itertools.groupby(kinds)]
+    assert runs[:8] == [
+        ("breadth", 32),
+        ("drawn", 1),
+        ("breadth", 8),
+        ("drawn", 1),
+        ("real", 8),
+        ("drawn", 1),
+        ("real", 8),
+        ("drawn", 1),
+    ]
+    assert runs[8] == ("real", 4)
+    assert (result.breadth_checked, result.breadth_total) == (40, 40)
+    assert (result.golden_checked, result.golden_total) == (20, 20)
 
 
 def test_int64_oracle_equals_the_pareto_oracle_or_declines() -> None:
