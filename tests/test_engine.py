@@ -29,7 +29,7 @@ from knapsack_audit.catalog import OUR_SOLVERS, load
 from knapsack_audit.exhaustive import Scope, scope_for
 from knapsack_audit.integer_oracle import int64_optimum, integer_optimum
 from knapsack_audit.properties import Judge
-from knapsack_audit.reference import dp_knapsack, exact_optimum, pareto_optimum, validate
+from knapsack_audit.reference import dp_knapsack, exact_optimum, pareto_optimum, quantize, validate
 from knapsack_audit.search import PROPERTIES, KnownCase, audit
 from knapsack_audit.strategies import cases
 from knapsack_audit.targets import parse_target
@@ -554,6 +554,22 @@ def test_breadth_cases_left_open_the_rounds_32_at_a_time_before_the_real_calls(
     assert runs[8] == ("real", 4)
     assert (result.breadth_checked, result.breadth_total) == (40, 40)
     assert (result.golden_checked, result.golden_total) == (20, 20)
+
+
+@given(cases("extended"), st.integers(0, 3))
+@settings(max_examples=200)
+def test_the_judge_s_sum_when_every_paying_item_fits_is_the_oracle_s_optimum(
+    case: Case, extra: int
+) -> None:
+    """SPEC 3.3: when the items of positive runtime fit the budget together, the
+    judge takes their exact sum for the optimum instead of running a table
+    oracle; the budget is raised to their weight plus ``extra`` units so that
+    half the cases take that path, and the Pareto oracle agrees on every case."""
+    paying = [i for i, r in enumerate(case.runtime) if r > 0]
+    units = sum(quantize(case.memory[i]) for i in paying) + extra
+    raised = Case(case.memory, case.runtime, max(case.max_memory, units / 10_000))
+    for judged in (case, raised):
+        assert props.exact_value(judged) == exact_optimum(*judged.arguments()).value
 
 
 def test_int64_oracle_equals_the_pareto_oracle_or_declines() -> None:
