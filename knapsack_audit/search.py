@@ -56,6 +56,7 @@ from knapsack_audit.scaling import (
     BIG_TABLE_UNITS,
     FEW_ITEMS,
     FEW_ITEMS_CELLS,
+    FLOAT32_NORMAL,
     Scaled,
     big_tables,
     budget_sweep,
@@ -72,6 +73,7 @@ from knapsack_audit.strategies import (
     BIG_REGIONS,
     DOMINANT_EXPONENTS,
     EXTREME_RUNTIME_TOPS,
+    FEW_FITTING_MOST,
     HEAVY_RIVAL_ORDERS,
     HUGE_BUDGET_CELLS,
     HUGE_BUDGET_ITEMS,
@@ -100,11 +102,13 @@ from knapsack_audit.strategies import (
     exact_fit_case,
     exact_shares_case,
     extreme_runtimes_case,
+    few_fitting_case,
     float32_budget_case,
     half_unit_steps,
     hash_twins_case,
     heavy_rival_case,
     huge_budget_case,
+    one_paying_case,
     one_per_node_case,
     one_sided_optimum_case,
     one_size_case,
@@ -364,12 +368,15 @@ BIG_FIT_DRAWS = 1
 """Pairs of cases at the largest real call's size with memories quantized
 up and tables of 1.06e7 to about 2.1e7 cells
 (:func:`~knapsack_audit.strategies.big_table_units`): one where every item
-fits (:func:`~knapsack_audit.strategies.everything_fits_case`), one under
-a budget 1.5 to 2 times their weight
+fits (:func:`~knapsack_audit.strategies.everything_fits_case`, runtimes
+of four decimals), one under a budget 1.5 to 2 times their weight
 (:func:`~knapsack_audit.strategies.past_the_total_case`, items half as
 heavy). A blind-corpus bug that capped its table's width at the total
 weight above 6e6 cells (and crashed reading column ``Q``) was found only by
-the rounds, after 14 to 17 s."""
+the rounds, after 14 to 17 s; one that asserted its table's value at most
+``torch.sum`` of the fitting runtimes above 2e6 cells (two float32 sums in
+different orders), only at 53.3 s, while the runtimes were whole (session
+25, docs/blind-corpus-20)."""
 
 UNDER_FLOAT_SUM_DRAWS = 2
 """Cases of :func:`~knapsack_audit.strategies.under_the_float_sum_case`
@@ -531,6 +538,31 @@ class KnownCase:
 BreadthCase = Case | KnownCase
 
 
+LATER_REGIONS = (
+    "few items fit alone",
+    "one paying item",
+    "runtimes past float32's range",
+    "runtimes on a binary grid, whole total",
+)
+"""Regions added in session 25: they follow the seeded order of the others in
+the breadth phase, so that the others' draws at the small tiers, from which
+the big tables and their twins are made, stay what they were (a base of
+"optimum across 2**63" drawn instead left a seed without its runtime twins).
+One call of each is also made past the largest real call
+(:data:`~knapsack_audit.strategies.PAST_LARGEST_ITEMS`, a random stream of
+their own; the items that fit all fitting together, two counts of them,
+:data:`FEW_FITTING_COUNTS`, and the paying item fitting): planted twins of
+blind bugs on them gated at 384 to 768 items failed none of the breadth
+calls at some seeds without it."""
+
+
+FEW_FITTING_COUNTS = ((3, 6), (7, FEW_FITTING_MOST))
+"""How many items fit the budget alone (at least, at most) in the breadth
+phase's calls of the region "few items fit alone" past the largest real
+call, all of them together: a fast path for a handful of fitting items may
+switch on at six or eight of them, or twelve."""
+
+
 def breadth_cases(
     seed: int, real: Sequence[KnownCase] = (), domain: str = "partitioner"
 ) -> list[BreadthCase]:
@@ -654,8 +686,9 @@ def breadth_cases(
     numpy scalars, an int budget, zero budgets of either sign), which draw
     nothing from ``rng``."""
     rng = random.Random(seed)
-    regions = sorted(REGION_BUILDERS)
+    regions = sorted(set(REGION_BUILDERS) - set(LATER_REGIONS))
     rng.shuffle(regions)
+    regions += LATER_REGIONS
     by_tier: dict[str, list[BreadthCase]] = {}
     for k, tier in enumerate(SIZE_TIERS):
         count = len(regions) if tier in EVERY_REGION_TIERS else BREADTH_PER_TIER
@@ -666,7 +699,16 @@ def breadth_cases(
     first = [case for tier, cases in by_tier.items() if tier != last for case in cases]
     cheap = [case for case in first if _cells(case) < HUGE_BUDGET_CELLS]
     costly = [case for case in first if _cells(case) >= HUGE_BUDGET_CELLS]
-    small = [case for case in cheap if isinstance(case, Case) and 0 < case.n <= 12]
+    # Bases of the big tables and their twins: runtimes within float32's
+    # range, which the twins rescale by up to 2**40 (a base of the region
+    # "runtimes past float32's range" would leave no twin).
+    small = [
+        case
+        for case in cheap
+        if isinstance(case, Case)
+        and 0 < case.n <= 12
+        and max(map(abs, case.runtime), default=0.0) <= FLOAT32_NORMAL[1]
+    ]
     big = big_tables(small, most=len(BIG_TABLE_UNITS))
     pair = rematched_pair(small)
     # The last big call twice in a row: a cache of answers that hands out its
@@ -741,7 +783,7 @@ def breadth_cases(
         case
         for n in _largest_real_size_first(rng, BIG_FIT_DRAWS)
         for case in (
-            everything_fits_case(rng, n, True, big_table_units(rng, n)),
+            everything_fits_case(rng, n, True, big_table_units(rng, n), fractional=True),
             # Weights half as heavy: the budget is up to twice their total.
             past_the_total_case(rng, n, big_table_units(rng, n) // 2),
         )
@@ -796,6 +838,7 @@ def breadth_cases(
         over_in_float_case(rng, n, over) for over, n in _each_at_a_size(rng, OVER_IN_FLOAT)
     ]
     past_rng = random.Random(f"{seed}: past the largest real call")  # rng's stream unchanged
+    later_rng = random.Random(f"{seed}: later regions past the largest real call")
     past_largest: list[BreadthCase] = [
         *(REGION_BUILDERS[region](past_rng, PAST_LARGEST_ITEMS) for region in PAST_LARGEST_REGIONS),
         *(
@@ -818,8 +861,15 @@ def breadth_cases(
         copy_runs_case(past_rng, PAST_LARGEST_ITEMS),
         *(sorted_together_case(past_rng, PAST_LARGEST_ITEMS, o) for o in SORTED_TOGETHER_ORDERS),
         zero_runtimes_case(past_rng, PAST_LARGEST_ITEMS),
+        *(
+            few_fitting_case(later_rng, PAST_LARGEST_ITEMS, together=True, least=least, most=most)
+            for least, most in FEW_FITTING_COUNTS
+        ),
+        one_paying_case(later_rng, PAST_LARGEST_ITEMS, fits=True),
+        *(REGION_BUILDERS[region](later_rng, PAST_LARGEST_ITEMS) for region in LATER_REGIONS[2:]),
     ]
-    calls: list[BreadthCase] = [
+    last_tier_cheap = [case for case in by_tier[last] if _cells(case) < HUGE_BUDGET_CELLS]
+    up_to_the_real_calls: list[BreadthCase] = [
         *cheap,
         *raised_twice,
         *widest_grid,
@@ -838,6 +888,9 @@ def breadth_cases(
         *[case for case in dropped if _cells(case) < HUGE_BUDGET_CELLS],
         *scaled_up,
         *real,
+    ]
+    calls: list[BreadthCase] = [
+        *up_to_the_real_calls,
         *costly,
         *big_regions,
         *wide_half_way,
@@ -864,7 +917,22 @@ def breadth_cases(
         packed,
     ]
     rewritten = other_types_calls([_case_of(call) for call in [*calls, *costliest]])
-    return [*calls, *rewritten, *costliest]
+    # Every region at the partitioner's sizes comes earlier (right after the
+    # sample of real calls) where its table is cheap: a bug on a value region
+    # gated at 128 to 1,100 items was found at 26-28 s from the list's end
+    # (session 25). Not before them: a short --time-budget's breadth share
+    # would then shrink findings of 1,000 items before the scope. The
+    # real-type rewritings above are made from the list as it was, so that
+    # they stay the same calls.
+    moved = {id(case) for case in last_tier_cheap}
+    after = len(up_to_the_real_calls)
+    return [
+        *calls[:after],
+        *last_tier_cheap,
+        *calls[after:],
+        *rewritten,
+        *[case for case in costliest if id(case) not in moved],
+    ]
 
 
 def _case_of(call: BreadthCase) -> Case:

@@ -440,6 +440,11 @@ def _whole(rng: random.Random, n: int) -> list[float]:
     return [float(rng.randint(1, 9)) for _ in range(n)]
 
 
+def _fractional_runtime(rng: random.Random) -> float:
+    """A runtime of 0.01 to 10 ms to four decimals (a profiled one)."""
+    return round(rng.uniform(0.01, 10.0), 4)
+
+
 RegionBuilder = Callable[[random.Random, int], Case]
 
 
@@ -991,6 +996,103 @@ def _free_items_region(rng: random.Random, n: int) -> Case:
     return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(budget))
 
 
+FEW_FITTING_MOST = 12
+"""Most items that fit the budget alone in a case of :func:`few_fitting_case`."""
+
+
+def few_fitting_case(
+    rng: random.Random,
+    n: int,
+    together: bool | None = None,
+    least: int = 1,
+    most: int = FEW_FITTING_MOST,
+) -> Case:
+    """``least`` to ``most`` items fit the budget alone, of 1
+    to 9 units and positive runtimes; every other item is heavier than the
+    budget. With ``together`` (``None``: three times in four) the ones that
+    fit also fit together, so the optimum saves every one of them (a fast
+    path for "a handful of items fit" that tries only proper subsets of
+    them, or only one or two, loses some); else they overfill it by 1 to 3
+    units (when more than one fits)."""
+    fitting = rng.randint(min(n, least), min(n, most))
+    light = _split_units(rng, fitting, 9)
+    total = sum(light)
+    if fitting > 1 and together is None:
+        together = rng.random() < 3 / 4
+    if together or fitting == 1:
+        budget = total + rng.randint(0, 2)
+    else:
+        budget = max(max(light), total - rng.randint(1, 3))
+    heavy = [budget + rng.randint(1, budget + 9) for _ in range(n - fitting)]
+    items = [(w, float(rng.randint(1, 9))) for w in light]
+    items += [(w, _fractional_runtime(rng)) for w in heavy]
+    rng.shuffle(items)
+    return _case_of_units(items, budget)
+
+
+def one_paying_case(rng: random.Random, n: int, fits: bool | None = None) -> Case:
+    """Every runtime zero but one (the partitioner's profiling estimator times
+    most nodes at 0 ms), whole or fractional; the paying item fits the budget
+    with ``fits`` (``None``: three times in four), else it is heavier than
+    it. A fast path for "one item pays" must still partition every index
+    (SPEC 7.2)."""
+    weights = _split_units(rng, n, _most_units(n))
+    budget = max(1, _mid_budget(weights, rng))
+    payer = rng.randrange(n)
+    if fits is None:
+        fits = rng.random() < 3 / 4
+    if fits:
+        weights[payer] = min(weights[payer], budget)
+    else:
+        weights[payer] = budget + rng.randint(1, 9)
+    runtime = [0.0] * n
+    runtime[payer] = float(rng.randint(1, 99)) if rng.random() < 0.5 else _fractional_runtime(rng)
+    return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(budget))
+
+
+PAST_FLOAT32_RUNTIMES = (3.5e38, 1e39, 1e300)
+"""Runtimes past float32's largest finite value (about 3.4028e38), valid
+input all the same (SPEC 1.7): a "never recompute" sentinel."""
+
+
+def _past_float32_region(rng: random.Random, n: int) -> Case:
+    """1 to 3 items (at most a quarter of the items, but at least one) of a
+    runtime past float32's range (:data:`PAST_FLOAT32_RUNTIMES`), each heavier
+    than the budget, among items of 1 to ``most`` units and small runtimes
+    under a mid budget. A float32 solver holds them as ``inf``: harmless in a
+    table that never takes them, NaN once multiplied by a 0 of "not saved"."""
+    weights = _split_units(rng, n, _most_units(n))
+    budget = max(1, _mid_budget(weights, rng))
+    runtime = [_fractional_runtime(rng) for _ in range(n)]
+    for i in rng.sample(range(n), rng.randint(1, max(1, min(3, n // 4)))):
+        weights[i] = budget + rng.randint(1, 9)
+        runtime[i] = rng.choice(PAST_FLOAT32_RUNTIMES)
+    return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(budget))
+
+
+BINARY_GRID_STEPS = (0.5, 0.25, 0.125, 0.0625)
+"""Grids of :func:`_binary_grid_region`'s runtimes (a timer's resolution)."""
+
+
+def _binary_grid_region(rng: random.Random, n: int) -> Case:
+    """Runtimes on a binary grid (multiples of a step of
+    :data:`BINARY_GRID_STEPS`, exact in float), most of them fractional,
+    whose total is whole: the last runtime is chosen to make it so. A
+    solver that takes "the total is whole" for "every runtime is whole" and
+    truncates them to an integer table loses the fractions."""
+    step = rng.choice(BINARY_GRID_STEPS)
+    grid = round(1 / step)
+    ticks = [rng.randint(1, 40 * grid) for _ in range(n)]
+    ticks[-1] += -sum(ticks) % grid
+    weights = _split_units(rng, n, _most_units(n))
+    runtime = [k * step for k in ticks]
+    return Case(
+        tuple(unit_memory(w) for w in weights),
+        tuple(runtime),
+        unit_memory(_mid_budget(weights, rng)),
+    )
+
+
 def _zero_runtime_region(rng: random.Random, n: int) -> Case:
     """Zero runtimes among small whole ones (2 in 5 items); three times in
     four (:func:`_zero_runtimes_beside_a_wide_core`) beside a core whose
@@ -1048,7 +1150,11 @@ def _float_sum_budget_region(rng: random.Random, n: int, most: int | None = None
 
 
 def everything_fits_case(
-    rng: random.Random, n: int, every_item_fits: bool | None = None, most: int | None = None
+    rng: random.Random,
+    n: int,
+    every_item_fits: bool | None = None,
+    most: int | None = None,
+    fractional: bool = False,
 ) -> Case:
     """Memories that quantize *up*: ``w - d`` units each (``w`` 1 to ``most``,
     by default :func:`_most_units`; ``d`` 0.05 to 0.45), so their float sum quantizes
@@ -1060,7 +1166,10 @@ def everything_fits_case(
     A solver that caps the budget at the float sum's quantization, or that
     treats "everything fits" from the float sum, saves too little; one that
     keeps its selection in a buffer sized to a power of two loses the items
-    past it when every item fits (the saved count is ``n``)."""
+    past it when every item fits (the saved count is ``n``). With
+    ``fractional``, runtimes of four decimals instead: float32 sums of them
+    in two orders differ (a solver that checks its table's value against
+    ``torch.sum`` of the same runtimes raises when every item fits)."""
     memory, total = _quantized_up(rng, n, most or _most_units(n))
     floor = math.ceil(max(sum(memory), math.fsum(memory)) * SCALE)
     fits = rng.random() < 0.5 if every_item_fits is None else every_item_fits
@@ -1070,7 +1179,8 @@ def everything_fits_case(
         budget = rng.randint(total, 2 * total)
     else:
         budget = rng.randint(min(floor, total), total)
-    return Case(tuple(memory), tuple(_whole(rng, n)), unit_memory(budget))
+    runtime = [_fractional_runtime(rng) for _ in range(n)] if fractional else _whole(rng, n)
+    return Case(tuple(memory), tuple(runtime), unit_memory(budget))
 
 
 def _quantized_up(rng: random.Random, n: int, most: int) -> tuple[list[float], int]:
@@ -2510,6 +2620,10 @@ REGION_BUILDERS: dict[str, RegionBuilder] = {
     "strongly correlated items": _correlated_region,
     "free items": _free_items_region,
     "zero runtimes": _zero_runtime_region,
+    "few items fit alone": few_fitting_case,
+    "one paying item": one_paying_case,
+    "runtimes past float32's range": _past_float32_region,
+    "runtimes on a binary grid, whole total": _binary_grid_region,
     "budget = float sum < quantized sum": _float_sum_budget_region,
     "budget past the float sum, memories quantized up": everything_fits_case,
     "float32-absorbing runtimes": _absorbing_region,

@@ -136,6 +136,11 @@ FOUND_AT_SCALE = (
     "int_runtimes_in_an_int64_table_from_512_items",
     "heaviest_suffix_when_both_lists_rise_from_768_items",
     "value_rounded_when_the_first_runtime_is_an_int_from_384_items",
+    "best_one_or_two_of_the_few_that_fit_from_384_items",
+    "lone_paying_item_left_among_the_recomputed_from_320_items",
+    "value_as_a_float32_product_with_the_saved_mask_from_768_items",
+    "runtimes_rounded_when_their_total_is_whole_above_6e6_cells",
+    "table_value_checked_against_a_float32_total_above_3e6_cells",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;

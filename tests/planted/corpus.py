@@ -2458,6 +2458,101 @@ def value_rounded_when_the_first_runtime_is_an_int_from_384_items(
     return value, saved, recomputable
 
 
+def best_one_or_two_of_the_few_that_fit_from_384_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 384 items, when at most eight items fit the budget alone the
+    answer is the best single one or the best pair of them ("a handful of
+    candidates: skip the table"). Three or more of them that fit together
+    are never tried: their sum beats any pair."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    fitting = [i for i, w in enumerate(weights) if w <= capacity]
+    if len(memory) < 384 or not fitting or len(fitting) > 8:
+        return exact(memory, runtime, max_memory)
+    options = [
+        pick
+        for size in (1, 2)
+        for pick in itertools.combinations(fitting, size)
+        if sum(weights[i] for i in pick) <= capacity
+    ]
+    best = max(options, key=lambda pick: sum(float(runtime[i]) for i in pick))
+    return answer(runtime, best)
+
+
+def lone_paying_item_left_among_the_recomputed_from_320_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 320 items, when one runtime alone is positive, that item is saved
+    if it fits and every index is listed to recompute ("the others cost
+    nothing: recompute everything"), the saved one too: the two lists
+    overlap (SPEC 7.2(b))."""
+    paying = [i for i, r in enumerate(runtime) if r > 0]
+    weights = quantize_all(memory)
+    if len(memory) < 320 or len(paying) != 1:
+        return exact(memory, runtime, max_memory)
+    (item,) = paying
+    saved = [item] if weights[item] <= round(max_memory * SCALE) else []
+    return float(sum(float(runtime[i]) for i in saved)), saved, list(range(len(memory)))[::-1]
+
+
+def value_as_a_float32_product_with_the_saved_mask_from_768_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 768 items, the value is the float32 product of the runtimes with
+    the 0/1 mask of the saved items ("one vector op, not a Python sum"). A
+    runtime past float32's range on an item too heavy to save is ``inf``,
+    and ``inf * 0`` makes the value NaN (SPEC 7.2(e))."""
+    value, saved, recomputable = exact(memory, runtime, max_memory)
+    if len(memory) < 768:
+        return value, saved, recomputable
+    mask = np.zeros(len(runtime), dtype=np.float32)
+    mask[saved] = 1
+    with np.errstate(over="ignore", invalid="ignore"):
+        product = np.dot(np.asarray(runtime, dtype=np.float64).astype(np.float32), mask)
+    return float(product), saved, recomputable
+
+
+def runtimes_rounded_when_their_total_is_whole_above_6e6_cells(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Above 6e6 table cells, when the runtimes' total is a whole number they
+    are taken for flop counts and each is rounded to an integer first ("no
+    fractions to carry"). Quarter runtimes whose total is whole are rounded
+    too: the table and the value count 0.5 as 0 and 1.5 as 2."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) * (capacity + 1) <= 6_000_000 or not math.fsum(runtime).is_integer():
+        return exact(memory, runtime, max_memory)
+    rounded = [float(round(r)) for r in runtime]
+    saved = backtrack(table(weights, rounded, capacity), weights, capacity)
+    return answer(rounded, saved)[0], *answer(runtime, saved)[1:]
+
+
+def table_value_checked_against_a_float32_total_above_3e6_cells(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Above 3e6 table cells, the answer's value, summed in float32 in index
+    order, is checked against numpy's float32 total of the runtimes that fit
+    ("a selection worth more than everything that fits is a bug"). numpy
+    sums pairwise: when every item fits, the two float32 sums of the same
+    runtimes differ in their last bits, and the check raises half the time."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    value, saved, recomputable = exact(memory, runtime, max_memory)
+    if len(weights) * (capacity + 1) <= 3_000_000:
+        return value, saved, recomputable
+    chained = np.float32(0)
+    for i in saved:
+        chained = np.float32(chained + np.float32(runtime[i]))
+    fitting = np.array(
+        [r for w, r in zip(weights, runtime, strict=True) if w <= capacity], dtype=np.float32
+    )
+    if chained > fitting.sum():
+        raise AssertionError(f"value {chained} exceeds the total {fitting.sum()}")
+    return value, saved, recomputable
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -2579,5 +2674,10 @@ EXPECTED: dict[str, str] = {
     "rows_shuffled_by_the_global_random_from_1024_items": "no-mutation",
     "one_recompute_list_when_all_fit_from_256_items": "partition",
     "value_rounded_when_the_first_runtime_is_an_int_from_384_items": "value-consistency",
+    "best_one_or_two_of_the_few_that_fit_from_384_items": "optimality",
+    "lone_paying_item_left_among_the_recomputed_from_320_items": "partition",
+    "value_as_a_float32_product_with_the_saved_mask_from_768_items": "value-consistency",
+    "runtimes_rounded_when_their_total_is_whole_above_6e6_cells": "value-consistency",
+    "table_value_checked_against_a_float32_total_above_3e6_cells": "no-crash",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
