@@ -1437,10 +1437,12 @@ def _one_layer_repeated_that_no_repeated_choice_fills(case: Case) -> bool:
     exactly, in order, ``k`` times, with an optimum worth more than ``k``
     times the layer's best under ``Q // k`` units (by 1e-3 of it): no
     selection repeated in every layer is optimal."""
-    n, units = case.n, weights(case)
-    items = list(zip(units, case.runtime, strict=True))
+    n = case.n
+    if n < 256:
+        return False
+    items = list(zip(weights(case), case.runtime, strict=True))
     period = next((p for p in range(1, n // 4 + 1) if n % p == 0 and items[p:] == items[:-p]), 0)
-    if n < 256 or not period:
+    if not period:
         return False
     layers, share = n // period, quantize(case.max_memory) // (n // period)
     best_layer = max(
