@@ -1450,7 +1450,7 @@ def _one_layer_repeated_that_no_repeated_choice_fills(case: Case) -> bool:
         for mask in itertools.product((0, 1), repeat=period)
         if sum(w for (w, _), taken in zip(items, mask, strict=False) if taken) <= share
     )
-    return exact_optimum(*case.arguments()).value > layers * best_layer * (1 + 1e-3)
+    return exact_value(case) > layers * best_layer * (1 + 1e-3)
 
 
 def _few_items_with_a_shared_weight_under_a_huge_table(case: Case) -> bool:
