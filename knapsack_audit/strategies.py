@@ -214,7 +214,7 @@ def large_budget_cases(draw: st.DrawFn, domain: str = "partitioner") -> Case:
     if n >= 2 and draw(st.booleans()):
         q = max(draw(subset_boundary(weights)), LARGE_BUDGET_UNITS)
     runtime = draw(st.lists(runtimes(domain), min_size=n, max_size=n))
-    return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(q))
+    return _unit_case(weights, runtime, q)
 
 
 @st.composite
@@ -236,7 +236,7 @@ def threshold_cases(draw: st.DrawFn, domain: str = "partitioner") -> Case:
         runtime = tuple(float(rng.randint(1, 9) * scale) for _ in range(n))
         total = sum(weights)
         units = rng.randint(total // 4, 3 * total // 4)
-        return Case(tuple(unit_memory(w) for w in weights), runtime, unit_memory(units))
+        return _unit_case(weights, runtime, units)
     q = rng.choice(THRESHOLD_BUDGETS) + rng.randint(-2, 2)
     n = rng.randint(2, 6)
     weights = [rng.randint(q // 4, q) for _ in range(n)]
@@ -244,7 +244,7 @@ def threshold_cases(draw: st.DrawFn, domain: str = "partitioner") -> Case:
         # Two items on the budget's boundary: together q - 1, q or q + 1 units.
         weights[1] = max(q + rng.randint(-1, 1) - weights[0], 0)
     runtime = tuple(float(rng.randint(1, 10**6)) for _ in range(n))
-    return Case(tuple(unit_memory(w) for w in weights), runtime, unit_memory(q))
+    return _unit_case(weights, runtime, q)
 
 
 @st.composite
@@ -291,7 +291,7 @@ def distinct_scale_cases(draw: st.DrawFn) -> Case:
         runtime = tuple(float(rng.randint(1, 9)) for _ in range(n))
     total = sum(weights)
     units = rng.randint(total // 4, 3 * total // 4)
-    return Case(tuple(unit_memory(w) for w in weights), runtime, unit_memory(units))
+    return _unit_case(weights, runtime, units)
 
 
 def scale_cases() -> st.SearchStrategy[Case]:
@@ -422,13 +422,14 @@ def _mid_budget(weights: Sequence[int], rng: random.Random) -> int:
     return rng.randint(total // 4, max(3 * total // 4, total // 4))
 
 
+def _unit_case(weights: Sequence[int], runtime: Sequence[float], budget: int) -> Case:
+    """The case of items of ``weights`` units and ``runtime`` under ``budget`` units."""
+    return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(budget))
+
+
 def _case_of_units(items: Sequence[tuple[int, float]], budget: int) -> Case:
     """The case of ``(weight units, runtime)`` items under ``budget`` units."""
-    return Case(
-        tuple(unit_memory(w) for w, _ in items),
-        tuple(float(r) for _, r in items),
-        unit_memory(budget),
-    )
+    return _unit_case([w for w, _ in items], [float(r) for _, r in items], budget)
 
 
 def _boundary_budget(weights: Sequence[int], rng: random.Random) -> int:
@@ -450,11 +451,7 @@ RegionBuilder = Callable[[random.Random, int], Case]
 
 def _units_region(rng: random.Random, n: int) -> Case:
     weights = _split_units(rng, n, _most_units(n))
-    return Case(
-        tuple(unit_memory(w) for w in weights),
-        tuple(_whole(rng, n)),
-        unit_memory(_mid_budget(weights, rng)),
-    )
+    return _unit_case(weights, _whole(rng, n), _mid_budget(weights, rng))
 
 
 def _half_way_region(rng: random.Random, n: int) -> Case:
@@ -647,11 +644,7 @@ def _copies_region(rng: random.Random, n: int) -> Case:
     items = types + [rng.choice(types) for _ in range(n - count)]
     rng.shuffle(items)
     weights = [w for w, _ in items]
-    return Case(
-        tuple(unit_memory(w) for w in weights),
-        tuple(r for _, r in items),
-        unit_memory(_mid_budget(weights, rng)),
-    )
+    return _unit_case(weights, [r for _, r in items], _mid_budget(weights, rng))
 
 
 def search_gives_up_case(
@@ -993,7 +986,7 @@ def _free_items_region(rng: random.Random, n: int) -> Case:
     offset = rng.randint(1, 9) if n > 12 or rng.random() < 0.5 else 0
     runtime = [float(w + offset) if offset and w else float(rng.randint(1, 9)) for w in weights]
     budget = _mid_budget(weights, rng)
-    return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(budget))
+    return _unit_case(weights, runtime, budget)
 
 
 FEW_FITTING_MOST = 12
@@ -1047,7 +1040,7 @@ def one_paying_case(rng: random.Random, n: int, fits: bool | None = None) -> Cas
         weights[payer] = budget + rng.randint(1, 9)
     runtime = [0.0] * n
     runtime[payer] = float(rng.randint(1, 99)) if rng.random() < 0.5 else _fractional_runtime(rng)
-    return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(budget))
+    return _unit_case(weights, runtime, budget)
 
 
 PAST_FLOAT32_RUNTIMES = (3.5e38, 1e39, 1e300)
@@ -1067,7 +1060,7 @@ def _past_float32_region(rng: random.Random, n: int) -> Case:
     for i in rng.sample(range(n), rng.randint(1, max(1, min(3, n // 4)))):
         weights[i] = budget + rng.randint(1, 9)
         runtime[i] = rng.choice(PAST_FLOAT32_RUNTIMES)
-    return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(budget))
+    return _unit_case(weights, runtime, budget)
 
 
 BINARY_GRID_STEPS = (0.5, 0.25, 0.125, 0.0625)
@@ -1086,11 +1079,7 @@ def _binary_grid_region(rng: random.Random, n: int) -> Case:
     ticks[-1] += -sum(ticks) % grid
     weights = _split_units(rng, n, _most_units(n))
     runtime = [k * step for k in ticks]
-    return Case(
-        tuple(unit_memory(w) for w in weights),
-        tuple(runtime),
-        unit_memory(_mid_budget(weights, rng)),
-    )
+    return _unit_case(weights, runtime, _mid_budget(weights, rng))
 
 
 def _zero_runtime_region(rng: random.Random, n: int) -> Case:
@@ -1101,11 +1090,7 @@ def _zero_runtime_region(rng: random.Random, n: int) -> Case:
         return _zero_runtimes_beside_a_wide_core(rng, n)
     weights = _split_units(rng, n, _most_units(n))
     runtime = [0.0 if rng.random() < 0.4 else float(rng.randint(1, 9)) for _ in range(n)]
-    return Case(
-        tuple(unit_memory(w) for w in weights),
-        tuple(runtime),
-        unit_memory(_mid_budget(weights, rng)),
-    )
+    return _unit_case(weights, runtime, _mid_budget(weights, rng))
 
 
 def _zero_runtimes_beside_a_wide_core(rng: random.Random, n: int) -> Case:
@@ -1444,7 +1429,7 @@ def _proportional_region(rng: random.Random, n: int) -> Case:
         budget = sum(rng.sample(weights[1:], rng.randint(2, min(4, n - 1))))
     else:
         budget = _mid_budget(weights, rng)
-    return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(budget))
+    return _unit_case(weights, runtime, budget)
 
 
 FLOAT_TIE_BUDGETS = (12, 24, 30, 36, 48, 60)
@@ -1569,17 +1554,13 @@ def _early_critical_region(rng: random.Random, n: int) -> Case:
     place = rng.randint(0, others)
     weights.insert(place, light)
     runtime.insert(place, light_runtime)
-    return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(max(budget, 0)))
+    return _unit_case(weights, runtime, max(budget, 0))
 
 
 def _absorbing_region(rng: random.Random, n: int) -> Case:
     weights = _split_units(rng, n, _most_units(n))
     runtime = [rng.choice((1.0, 1e8, 2.0, 1e8 + 8)) for _ in range(n)]
-    return Case(
-        tuple(unit_memory(w) for w in weights),
-        tuple(runtime),
-        unit_memory(_boundary_budget(weights, rng)),
-    )
+    return _unit_case(weights, runtime, _boundary_budget(weights, rng))
 
 
 def _flops_region(rng: random.Random, n: int) -> Case:
@@ -1587,11 +1568,7 @@ def _flops_region(rng: random.Random, n: int) -> Case:
     Python ints (``max(counted_flops, 1)``), not floats."""
     weights = _split_units(rng, n, _most_units(n))
     runtime = [rng.randint(1, FLOPS_MAX) for _ in range(n)]
-    return Case(
-        tuple(unit_memory(w) for w in weights),
-        tuple(runtime),
-        unit_memory(_mid_budget(weights, rng)),
-    )
+    return _unit_case(weights, runtime, _mid_budget(weights, rng))
 
 
 def _large_budget_region(rng: random.Random, n: int) -> Case:
@@ -1608,7 +1585,7 @@ def _large_budget_region(rng: random.Random, n: int) -> Case:
     weights += [q + rng.randint(1, 100) for _ in range(n - deciding)]
     rng.shuffle(weights)
     runtime = [float(rng.randint(1, 10**6)) for _ in range(n)]
-    return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(q))
+    return _unit_case(weights, runtime, q)
 
 
 WIDE_TABLE_UNITS = 32768
@@ -1634,7 +1611,7 @@ def _wide_table_region(rng: random.Random, n: int) -> Case:
     mean = 2 * q // n
     weights = [rng.randint(max(1, mean // 2), max(1, 3 * mean // 2)) for _ in range(n)]
     runtime = [float(w + rng.randint(0, 10)) for w in weights]
-    return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(q))
+    return _unit_case(weights, runtime, q)
 
 
 HUGE_BUDGET_CELLS = 1 << 22
@@ -1678,7 +1655,7 @@ def huge_budget_case(rng: random.Random, n: int, noise: int | None = None) -> Ca
         float(w + rng.randint(0, noise) if noise else round(w * rng.uniform(0.95, 1.05)))
         for w in weights
     ]
-    return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(q))
+    return _unit_case(weights, runtime, q)
 
 
 PACKED_TABLE_CELLS = 1 << 25
@@ -1753,11 +1730,7 @@ def _integer_limit_case(
         budget |= 1
     efficiency = limit * rng.uniform(1.0, 1.15) / budget
     runtime_of = {w: float(round(w * efficiency) + rng.randint(0, 1000)) for w in weights}
-    return Case(
-        tuple(unit_memory(w) for w in items),
-        tuple(runtime_of[w] for w in items),
-        unit_memory(budget),
-    )
+    return _unit_case(items, [runtime_of[w] for w in items], budget)
 
 
 PAST_POWER_COPIES = (4, 8, 9, 10)
@@ -1802,7 +1775,7 @@ def big_region_case(rng: random.Random, region: str, n: int) -> Case:
     weights = _split_units(rng, n, 2 * most)  # the budget is a quarter to 3/4 of the total
     runtime = [rng.randint(1 << 20, (1 << 31) - 1) for _ in range(n)]
     budget = _mid_budget(weights, rng)
-    return Case(tuple(unit_memory(w) for w in weights), tuple(runtime), unit_memory(budget))
+    return _unit_case(weights, runtime, budget)
 
 
 TINY_RUNTIME_SCALES = (1e-2, 1e-3, 1e-4, 1e-5)
@@ -2097,7 +2070,7 @@ def two_sizes_case(rng: random.Random, n: int) -> Case:
         w * rate * (1 + rng.uniform(0.0, 0.01)) * (1 + bonus if w == large else 1.0) for w in sizes
     ]
     budget = min(_mid_budget(sizes, rng), REGION_CELLS // n)
-    return Case(tuple(unit_memory(w) for w in sizes), tuple(runtime), unit_memory(budget))
+    return _unit_case(sizes, runtime, budget)
 
 
 def zero_runtimes_case(rng: random.Random, n: int) -> Case:
@@ -2341,7 +2314,7 @@ def one_per_node_case(rng: random.Random, n: int) -> Case:
     weights = [0] * free + [1] * (n - free)
     rng.shuffle(weights)
     budget = max(0, n - free - rng.randint(0, 16))
-    return Case(tuple(unit_memory(w) for w in weights), (TESTING_RUNTIME,) * n, unit_memory(budget))
+    return _unit_case(weights, (TESTING_RUNTIME,) * n, budget)
 
 
 def hash_twins_case(rng: random.Random, n: int) -> Case:
