@@ -71,6 +71,7 @@ from knapsack_audit.scaling import (
 from knapsack_audit.shrink import Shrinker
 from knapsack_audit.strategies import (
     BIG_REGIONS,
+    BIG_TABLE_CELLS,
     DOMINANT_EXPONENTS,
     EXTREME_RUNTIME_TOPS,
     FEW_FITTING_MOST,
@@ -538,12 +539,16 @@ class KnownCase:
 BreadthCase = Case | KnownCase
 
 
-LATER_REGIONS = (
-    "few items fit alone",
-    "one paying item",
+LATER_REGIONS_DRAWN_PLAINLY = (
     "runtimes past float32's range",
     "runtimes on a binary grid, whole total",
 )
+"""The later regions whose call past the largest real call is their builder's
+plain draw (the other two are drawn with the items that fit fitting
+together, :data:`FEW_FITTING_COUNTS`, and with the paying item fitting)."""
+
+
+LATER_REGIONS = ("few items fit alone", "one paying item", *LATER_REGIONS_DRAWN_PLAINLY)
 """Regions added in session 25: they follow the seeded order of the others in
 the breadth phase, so that the others' draws at the small tiers, from which
 the big tables and their twins are made, stay what they were (a base of
@@ -628,7 +633,8 @@ def breadth_cases(
     a budget no repeated selection makes the most of, one case of every
     value region at a few items (:data:`~knapsack_audit.scaling.FEW_ITEMS`)
     unit-scaled to a table of 3e6 to 1.2e7 cells
-    (:func:`~knapsack_audit.scaling.few_items_huge_table`), one huge-budget
+    (:func:`~knapsack_audit.scaling.few_items_huge_table`), then each of
+    those under twice the largest real table again past it, one huge-budget
     case of
     :data:`~knapsack_audit.strategies.HUGE_BUDGET_ITEMS` items per runtime
     kind of :data:`~knapsack_audit.strategies.HUGE_BUDGET_NOISES` (the
@@ -829,11 +835,21 @@ def breadth_cases(
         periodic_layers_case(rng, n) for n in _largest_real_size_first(rng, PERIODIC_LAYERS_DRAWS)
     ]
     few_items: list[BreadthCase] = []
+    few_items_past_twice_real: list[BreadthCase] = []
     for region in sorted(REGION_BUILDERS):
         base = REGION_BUILDERS[region](rng, rng.randint(*FEW_ITEMS))
-        call = few_items_huge_table(base, rng.randint(*FEW_ITEMS_CELLS))
-        if call is not None:
-            few_items.append(KnownCase.of(call))
+        cells = rng.randint(*FEW_ITEMS_CELLS)
+        call = few_items_huge_table(base, cells)
+        if call is None:
+            continue
+        few_items.append(KnownCase.of(call))
+        # Every region past twice the largest real table at every seed: a
+        # draw under it left the rounded-runtimes twin (gated at 6e6 cells)
+        # without a failing breadth call at two seeds of four (session 25).
+        if cells < BIG_TABLE_CELLS:
+            past = few_items_huge_table(base, BIG_TABLE_CELLS)
+            assert past is not None  # the same base qualified above
+            few_items_past_twice_real.append(KnownCase.of(past))
     over_in_float = [
         over_in_float_case(rng, n, over) for over, n in _each_at_a_size(rng, OVER_IN_FLOAT)
     ]
@@ -866,7 +882,10 @@ def breadth_cases(
             for least, most in FEW_FITTING_COUNTS
         ),
         one_paying_case(later_rng, PAST_LARGEST_ITEMS, fits=True),
-        *(REGION_BUILDERS[region](later_rng, PAST_LARGEST_ITEMS) for region in LATER_REGIONS[2:]),
+        *(
+            REGION_BUILDERS[region](later_rng, PAST_LARGEST_ITEMS)
+            for region in LATER_REGIONS_DRAWN_PLAINLY
+        ),
     ]
     last_tier_cheap = [case for case in by_tier[last] if _cells(case) < HUGE_BUDGET_CELLS]
     up_to_the_real_calls: list[BreadthCase] = [
@@ -905,6 +924,7 @@ def breadth_cases(
         *superincreasing,
         *periodic_layers,
         *few_items,
+        *few_items_past_twice_real,
         *over_in_float,
         *past_largest,
     ]
