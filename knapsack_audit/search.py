@@ -88,6 +88,7 @@ from knapsack_audit.strategies import (
     REGION_BUILDERS,
     SIZE_TIERS,
     SORTED_TOGETHER_ORDERS,
+    SPREAD_SIGNS,
     TINY_RUNTIME_SCALES,
     TOLERANCE_RATIOS,
     UNEQUAL_SHARES,
@@ -99,6 +100,7 @@ from knapsack_audit.strategies import (
     copy_runs_case,
     correlated_case,
     dominant_out_of_reach_case,
+    equal_decimal_runtimes_case,
     everything_fits_case,
     exact_fit_case,
     exact_shares_case,
@@ -116,6 +118,7 @@ from knapsack_audit.strategies import (
     over_a_half_way_up_budget_case,
     over_in_float_case,
     packed_table_case,
+    past_int64_total_case,
     past_power_copies_case,
     past_the_total_case,
     periodic_layers_case,
@@ -561,11 +564,26 @@ blind bugs on them gated at 384 to 768 items failed none of the breadth
 calls at some seeds without it."""
 
 
+NEWEST_REGIONS = ("every runtime one decimal",)
+"""Regions added in session 26: the breadth phase draws their cases at every
+size tier, and at a few items carried to huge tables, from a random stream
+of their own, so that every other call stays what it was. Rotated in with
+the others, one more region changed which regions the tiny tiers drew, and
+with them the bases of the big tables: two tests of calls that kill
+mutants of our solver lost their call at a seed."""
+
+
 FEW_FITTING_COUNTS = ((3, 6), (7, FEW_FITTING_MOST))
 """How many items fit the budget alone (at least, at most) in the breadth
 phase's calls of the region "few items fit alone" past the largest real
 call, all of them together: a fast path for a handful of fitting items may
 switch on at six or eight of them, or twelve."""
+
+
+FEW_FITTING_EXACTLY = (1, 2)
+"""And exactly how many in two more such calls (session 26: a blind bug's
+path for "exactly one item fits" returned a 1-tuple; the region draws 1 to
+12 fitting items, so rarely exactly one)."""
 
 
 def breadth_cases(
@@ -692,7 +710,7 @@ def breadth_cases(
     numpy scalars, an int budget, zero budgets of either sign), which draw
     nothing from ``rng``."""
     rng = random.Random(seed)
-    regions = sorted(set(REGION_BUILDERS) - set(LATER_REGIONS))
+    regions = sorted(set(REGION_BUILDERS) - set(LATER_REGIONS) - set(NEWEST_REGIONS))
     rng.shuffle(regions)
     regions += LATER_REGIONS
     by_tier: dict[str, list[BreadthCase]] = {}
@@ -735,7 +753,8 @@ def breadth_cases(
         for tier in EVERY_REGION_TIERS
         for _ in range(RAISED_TWICE_DRAWS)
     ]
-    dropped = _with_dropped_items(rng) if domain == "extended" else []
+    newest_rng = random.Random(f"{seed}: the newest regions")
+    dropped = _with_dropped_items(rng, newest_rng) if domain == "extended" else []
     widest_grid = [
         search_gives_up_case(rng, SIZE_TIERS[tier](rng), on_widest_grid=True)
         for tier in EVERY_REGION_TIERS
@@ -834,11 +853,17 @@ def breadth_cases(
     periodic_layers = [
         periodic_layers_case(rng, n) for n in _largest_real_size_first(rng, PERIODIC_LAYERS_DRAWS)
     ]
+    newest = [
+        region_case(region, tier, newest_rng) for tier in SIZE_TIERS for region in NEWEST_REGIONS
+    ]
     few_items: list[BreadthCase] = []
     few_items_past_twice_real: list[BreadthCase] = []
-    for region in sorted(REGION_BUILDERS):
-        base = REGION_BUILDERS[region](rng, rng.randint(*FEW_ITEMS))
-        cells = rng.randint(*FEW_ITEMS_CELLS)
+    for region, its_rng in [
+        *((region, rng) for region in sorted(set(REGION_BUILDERS) - set(NEWEST_REGIONS))),
+        *((region, newest_rng) for region in NEWEST_REGIONS),
+    ]:
+        base = REGION_BUILDERS[region](its_rng, its_rng.randint(*FEW_ITEMS))
+        cells = its_rng.randint(*FEW_ITEMS_CELLS)
         call = few_items_huge_table(base, cells)
         if call is None:
             continue
@@ -886,10 +911,19 @@ def breadth_cases(
             REGION_BUILDERS[region](later_rng, PAST_LARGEST_ITEMS)
             for region in LATER_REGIONS_DRAWN_PLAINLY
         ),
+        # Session 26, after session 25's draws from later_rng so that those
+        # stay the same calls.
+        *(
+            few_fitting_case(later_rng, PAST_LARGEST_ITEMS, least=count, most=count)
+            for count in FEW_FITTING_EXACTLY
+        ),
+        *(equal_decimal_runtimes_case(later_rng, PAST_LARGEST_ITEMS, s) for s in SPREAD_SIGNS),
+        past_int64_total_case(later_rng, PAST_LARGEST_ITEMS),
     ]
     last_tier_cheap = [case for case in by_tier[last] if _cells(case) < HUGE_BUDGET_CELLS]
     up_to_the_real_calls: list[BreadthCase] = [
         *cheap,
+        *[case for case in newest if _cells(case) < HUGE_BUDGET_CELLS],
         *raised_twice,
         *widest_grid,
         *lightest_idle,
@@ -911,6 +945,7 @@ def breadth_cases(
     calls: list[BreadthCase] = [
         *up_to_the_real_calls,
         *costly,
+        *[case for case in newest if _cells(case) >= HUGE_BUDGET_CELLS],
         *big_regions,
         *wide_half_way,
         *wrapping,
@@ -936,7 +971,12 @@ def breadth_cases(
         *splitting,
         packed,
     ]
-    rewritten = other_types_calls([_case_of(call) for call in [*calls, *costliest]])
+    # Not from the newest regions' calls: listed before the older calls of
+    # their sizes, they would take those calls' rewritings.
+    newest_ids = {id(case) for case in newest}
+    rewritten = other_types_calls(
+        [_case_of(call) for call in [*calls, *costliest] if id(call) not in newest_ids]
+    )
     # Every region at the partitioner's sizes comes earlier (right after the
     # sample of real calls) where its table is cheap: a bug on a value region
     # gated at 128 to 1,100 items was found at 26-28 s from the list's end
@@ -975,17 +1015,20 @@ def _each_at_a_size(rng: random.Random, values: Sequence[_Value]) -> list[tuple[
     return list(zip(values, _largest_real_size_first(rng, len(values)), strict=True))
 
 
-def _with_dropped_items(rng: random.Random) -> list[Case]:
+def _with_dropped_items(rng: random.Random, newest_rng: random.Random) -> list[Case]:
     """One case of every value region at each tier of
     :data:`DROPPED_ITEM_PLACES` with as many
     :func:`~knapsack_audit.strategies.dropped_item` as it has items, at the
-    tier's places in turn from a drawn start (the extended domain, SPEC 4.4),
-    then :data:`DROPPED_TYPE_DRAWS` more of each of
-    :data:`DROPPED_TYPE_REGIONS` at 4-12 items, interleaved."""
+    tier's places in turn from a drawn start (the extended domain, SPEC 4.4;
+    the cases of :data:`NEWEST_REGIONS` drawn by ``newest_rng``), then
+    :data:`DROPPED_TYPE_DRAWS` more of each of :data:`DROPPED_TYPE_REGIONS`
+    at 4-12 items, interleaved."""
     calls, turn = [], rng.randrange(len(PLACES))
+    older = sorted(set(REGION_BUILDERS) - set(NEWEST_REGIONS))
     for tier, places in DROPPED_ITEM_PLACES.items():
-        for k, region in enumerate(sorted(REGION_BUILDERS)):
-            case = region_case(region, tier, rng)
+        drawn = [(region, rng) for region in older] + [(r, newest_rng) for r in NEWEST_REGIONS]
+        for k, (region, its_rng) in enumerate(drawn):
+            case = region_case(region, tier, its_rng)
             calls.append(with_dropped_items(case, case.n, places[(turn + k) % len(places)]))
     for region in DROPPED_TYPE_REGIONS:
         for _ in range(DROPPED_TYPE_DRAWS):

@@ -2371,22 +2371,77 @@ save" (below ``9.2e14``, past which upstream's ``torch.long`` weights
 overflow)."""
 
 
-def sentinel_sizes_case(rng: random.Random, n: int) -> Case:
-    """:func:`exact_fit_case`'s items (the key item of exactly ``Q`` units, 50
-    to 5,000) with one item of each of :data:`SENTINEL_MEMORIES`, each worth
+def sentinel_sizes_case(
+    rng: random.Random,
+    n: int,
+    sentinels: Sequence[float] = SENTINEL_MEMORIES,
+    key_units: tuple[int, int] = (50, 5000),
+) -> Case:
+    """:func:`exact_fit_case`'s items (the key item of exactly ``Q`` units,
+    ``key_units``) with one item of each of ``sentinels`` GB, each worth
     more than all the others together. The optimum is the key item and the
     free ones. A solver that reads sizes over a million as bytes and
     divides every size by ``2**30`` saves everything."""
-    n = max(n, len(SENTINEL_MEMORIES) + 1)
-    items = n - len(SENTINEL_MEMORIES)
-    weights, runtime, budget, _ = _key_item_items(rng, items, lambda: rng.randint(50, 5000))
+    n = max(n, len(sentinels) + 1)
+    items = n - len(sentinels)
+    weights, runtime, budget, _ = _key_item_items(rng, items, lambda: rng.randint(*key_units))
     memory = [unit_memory(w) for w in weights]
     dear = 4.0 * sum(runtime)
-    for sentinel in SENTINEL_MEMORIES:
+    for sentinel in sentinels:
         k = rng.randint(0, len(memory))
         memory.insert(k, sentinel)
         runtime.insert(k, dear)
     return Case(tuple(memory), tuple(runtime), unit_memory(budget))
+
+
+INT64_TOTAL_SENTINELS = (2, 4)
+"""How many placeholder sizes :func:`past_int64_total_case` splits its total
+among (each under ``2**63`` units)."""
+
+
+def past_int64_total_case(rng: random.Random, n: int) -> Case:
+    """:func:`sentinel_sizes_case` with 2 to 4 placeholder sizes (of
+    :data:`INT64_TOTAL_SENTINELS`), each under ``2**63`` units, so upstream's
+    ``torch.long`` weights hold it, but 1.01 to 1.9 times ``2**63`` together,
+    under a budget of 2,500 to 5,000 units (past the largest real table at
+    2,114 items). An int64 sum of the quantized memories wraps negative,
+    and a test "everything fits" on it saves every item (SPEC 3.2)."""
+    count = rng.randint(*INT64_TOTAL_SENTINELS)
+    size = rng.uniform(1.01, 1.9) * 2**63 / count / SCALE
+    return sentinel_sizes_case(rng, n, (size,) * count, key_units=(2500, 5000))
+
+
+SPREAD_SIGNS = (-1, 1)
+"""Signs of the float64 spread ``sum(r * r) / n - (sum(r) / n) ** 2`` that the
+breadth phase's calls of the region "every runtime one decimal" past the
+largest real call have, one call each (either sign comes in about half the
+draws; its square root is complex when negative)."""
+
+
+def naive_spread(runtime: Sequence[float]) -> float:
+    """``E[r**2] - E[r]**2`` in float64, the textbook formula that cancels."""
+    n = len(runtime)
+    return sum(r * r for r in runtime) / n - (sum(runtime) / n) ** 2
+
+
+def equal_decimal_runtimes_case(rng: random.Random, n: int, spread_sign: int | None = None) -> Case:
+    """Every item worth one runtime, a decimal of 0.001 to 9.999 that no power
+    of two divides (0.1, 0.7, 1.3: the timings of identical layers, an
+    estimator's constant), drawn again until :func:`naive_spread` of the
+    runtimes has ``spread_sign`` (any sign for ``None``). The optimum is the
+    most items that fit, lightest first; in float64 the two terms of the
+    spread differ by a rounding error of either sign, so a fast path for
+    "runtimes all alike" that tests their spread can take a square root of
+    a negative number."""
+    weights = _split_units(rng, n, _most_units(n))
+    while True:
+        runtime = [rng.choice(_NON_DYADIC_THOUSANDTHS) / 1000] * n
+        sign = (naive_spread(runtime) > 0) - (naive_spread(runtime) < 0)
+        if spread_sign is None or sign == spread_sign:
+            return _unit_case(weights, runtime, _mid_budget(weights, rng))
+
+
+_NON_DYADIC_THOUSANDTHS = [k for k in range(1, 10_000) if k % 125]
 
 
 def one_size_case(rng: random.Random, n: int) -> Case:
@@ -2597,6 +2652,7 @@ REGION_BUILDERS: dict[str, RegionBuilder] = {
     "one paying item": one_paying_case,
     "runtimes past float32's range": _past_float32_region,
     "runtimes on a binary grid, whole total": _binary_grid_region,
+    "every runtime one decimal": equal_decimal_runtimes_case,
     "budget = float sum < quantized sum": _float_sum_budget_region,
     "budget past the float sum, memories quantized up": everything_fits_case,
     "float32-absorbing runtimes": _absorbing_region,

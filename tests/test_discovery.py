@@ -81,6 +81,7 @@ from knapsack_audit.strategies import (
     cases,
     correlated_case,
     float32_budget_readings,
+    naive_spread,
     one_per_node_case,
     raised_in_two_rounds,
     region_case,
@@ -352,6 +353,9 @@ TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
     ),
     "runtimes on a binary grid, whole total": lambda c: (
         math.fsum(c.runtime) % 1 == 0 and (c.n == 1 or any(r % 1 for r in c.runtime))
+    ),
+    "every runtime one decimal": lambda c: (
+        len(set(c.runtime)) == 1 and Fraction(c.runtime[0]).denominator > 8
     ),
     "budget = float sum < quantized sum": lambda c: (
         c.max_memory >= sum(c.memory) and sum(weights(c)) > budget(c)
@@ -2197,3 +2201,41 @@ def test_every_breadth_phase_holds_the_session_25_regions_past_the_largest_real_
                 seed,
                 region,
             )
+
+
+SESSION_26_TWINS = (
+    "lone_fitting_item_answered_without_the_recomputed_from_448_items",
+    "alike_runtimes_tested_by_their_textbook_spread_from_224_items",
+    "every_paying_item_saved_under_a_wrapped_int64_total_above_5e6_cells",
+)
+
+
+def test_every_breadth_phase_holds_the_session_26_calls_past_the_largest_real_call() -> None:
+    """SPEC 3.2, 7.2(a), 7.2: every breadth phase holds, at 2,114 items, a call
+    where exactly one item fits the budget alone and one where exactly two
+    do, one runtime for every item with the float64 spread
+    ``E[r**2] - E[r]**2`` negative and one with it positive, and placeholder
+    sizes each under ``2**63`` units whose total passes it, in a table past
+    5e6 cells; the planted twin of each blind bug on them fails one of
+    these calls. A blind corpus passed three such fast paths gated at 192
+    to 4e6 cells: the breadth phase held none of these calls
+    (docs/blind-corpus-21)."""
+    for seed in range(3):
+        past = [
+            c
+            for c in (getattr(call, "case", call) for call in breadth_cases(seed))
+            if c.n == PAST_LARGEST_ITEMS
+        ]
+        fitting = {c: sum(w <= budget(c) for w in weights(c)) for c in past}
+        assert {1, 2} <= set(fitting.values()), seed
+        alike = [c for c in past if TIERED_REGIONS["every runtime one decimal"](c)]
+        assert {naive_spread(c.runtime) < 0 for c in alike} == {True, False}, seed
+        wrapped = [
+            c
+            for c in past
+            if sum(weights(c)) >= 2**63 > max(weights(c)) and c.n * budget(c) > 5_000_000
+        ]
+        calls = [[c for c in past if fitting[c] == 1], alike, wrapped]
+        for twin, its_calls in zip(SESSION_26_TWINS, calls, strict=True):
+            solver = getattr(corpus, twin)
+            assert any(check_call(solver, c, Judge(exact=False)) for c in its_calls), (seed, twin)

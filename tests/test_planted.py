@@ -141,6 +141,9 @@ FOUND_AT_SCALE = (
     "value_as_a_float32_product_with_the_saved_mask_from_768_items",
     "runtimes_rounded_when_their_total_is_whole_above_6e6_cells",
     "table_value_checked_against_a_float32_total_above_3e6_cells",
+    "lone_fitting_item_answered_without_the_recomputed_from_448_items",
+    "alike_runtimes_tested_by_their_textbook_spread_from_224_items",
+    "every_paying_item_saved_under_a_wrapped_int64_total_above_5e6_cells",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;

@@ -2553,6 +2553,65 @@ def table_value_checked_against_a_float32_total_above_3e6_cells(
     return value, saved, recomputable
 
 
+def lone_fitting_item_answered_without_the_recomputed_from_448_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer | tuple[float, list[int]]:
+    """From 448 items, when exactly one item fits the budget alone and none
+    weighs nothing, the answer is ``(value, [item])`` ("every other index is
+    recomputed: the caller knows them"). The partitioner unpacks three
+    values (SPEC 7.2(a))."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    fitting = [i for i, w in enumerate(weights) if w <= capacity]
+    if len(memory) < 448 or len(fitting) != 1 or 0 in weights:
+        return exact(memory, runtime, max_memory)
+    (item,) = fitting
+    saved = [item] if runtime[item] > 0 else []
+    return answer(runtime, saved)[0], saved
+
+
+def alike_runtimes_tested_by_their_textbook_spread_from_224_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 224 items, runtimes whose relative standard deviation is under
+    1e-12 are taken as all alike and the lightest items are saved first.
+    The deviation is ``math.sqrt(E[r**2] - E[r]**2)``: for equal runtimes
+    such as 0.3 the two float64 terms differ by a rounding error, and a
+    negative one makes ``math.sqrt`` raise ``ValueError`` (SPEC 7.2)."""
+    n = len(runtime)
+    mean = sum(float(r) for r in runtime) / n if n else 0.0
+    if n < 224 or mean <= 0:
+        return exact(memory, runtime, max_memory)
+    deviation = math.sqrt(sum(float(r) * float(r) for r in runtime) / n - mean * mean)
+    if deviation / mean >= 1e-12:
+        return exact(memory, runtime, max_memory)
+    weights = quantize_all(memory)
+    room, saved = round(max_memory * SCALE), []
+    for i in sorted(range(n), key=lambda i: weights[i]):
+        if weights[i] <= room:
+            room -= weights[i]
+            saved.append(i)
+    return answer(runtime, sorted(saved))
+
+
+def every_paying_item_saved_under_a_wrapped_int64_total_above_5e6_cells(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Above 5e6 table cells, numpy's int64 sum of the quantized memories is
+    compared with the budget first ("everything fits: skip the table").
+    Sizes that each fit an int64 but total 2**63 units or more wrap the sum
+    negative, and every item of positive runtime is saved (SPEC 3.2)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) * (capacity + 1) <= 5_000_000:
+        return exact(memory, runtime, max_memory)
+    with np.errstate(over="ignore"):
+        total = int(np.asarray(weights, dtype=np.int64).sum())
+    if total > capacity:
+        return exact(memory, runtime, max_memory)
+    return answer(runtime, [i for i, r in enumerate(runtime) if r > 0])
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -2679,5 +2738,8 @@ EXPECTED: dict[str, str] = {
     "value_as_a_float32_product_with_the_saved_mask_from_768_items": "value-consistency",
     "runtimes_rounded_when_their_total_is_whole_above_6e6_cells": "value-consistency",
     "table_value_checked_against_a_float32_total_above_3e6_cells": "no-crash",
+    "lone_fitting_item_answered_without_the_recomputed_from_448_items": "return-shape",
+    "alike_runtimes_tested_by_their_textbook_spread_from_224_items": "no-crash",
+    "every_paying_item_saved_under_a_wrapped_int64_total_above_5e6_cells": "feasibility",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
