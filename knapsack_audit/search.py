@@ -704,9 +704,19 @@ def breadth_cases(
     (:func:`~knapsack_audit.strategies.sorted_together_case`) and one with
     every runtime zero (the second such call past 768 items: a fast path
     that hands out one kept list for "nothing saved" gives it the entry
-    the worker wrote into the first's, SPEC 8.4), then the calls
+    the worker wrote into the first's, SPEC 8.4), the regions of
+    :data:`LATER_REGIONS`, two calls where exactly
+    :data:`FEW_FITTING_EXACTLY` items fit alone, one of one decimal
+    runtime for every item per sign of
+    :data:`~knapsack_audit.strategies.SPREAD_SIGNS` and one whose
+    placeholder sizes total past ``2**63`` units
+    (:func:`~knapsack_audit.strategies.past_int64_total_case`); the cases
+    of :data:`NEWEST_REGIONS` at every size tier come right after the
+    tiny and threshold-size ones (those of more cells after the costly
+    ones); then the calls
     :func:`~knapsack_audit.real_types.other_types_calls` writes again from
-    all of them in the other real types SPEC 1 accepts (signed zeros, ints,
+    all of them but the newest regions' cases in the other real types
+    SPEC 1 accepts (signed zeros, ints,
     numpy scalars, an int budget, zero budgets of either sign), which draw
     nothing from ``rng``."""
     rng = random.Random(seed)
