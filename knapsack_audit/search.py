@@ -868,10 +868,7 @@ def breadth_cases(
     ]
     few_items: list[BreadthCase] = []
     few_items_past_twice_real: list[BreadthCase] = []
-    for region, its_rng in [
-        *((region, rng) for region in sorted(set(REGION_BUILDERS) - set(NEWEST_REGIONS))),
-        *((region, newest_rng) for region in NEWEST_REGIONS),
-    ]:
+    for region, its_rng in _region_streams(rng, newest_rng):
         base = REGION_BUILDERS[region](its_rng, its_rng.randint(*FEW_ITEMS))
         cells = its_rng.randint(*FEW_ITEMS_CELLS)
         call = few_items_huge_table(base, cells)
@@ -1025,6 +1022,15 @@ def _each_at_a_size(rng: random.Random, values: Sequence[_Value]) -> list[tuple[
     return list(zip(values, _largest_real_size_first(rng, len(values)), strict=True))
 
 
+def _region_streams(
+    rng: random.Random, newest_rng: random.Random
+) -> list[tuple[str, random.Random]]:
+    """Every value region with the stream that draws its cases: the older ones
+    by name with ``rng``, then :data:`NEWEST_REGIONS` with ``newest_rng``."""
+    older = sorted(set(REGION_BUILDERS) - set(NEWEST_REGIONS))
+    return [(region, rng) for region in older] + [(r, newest_rng) for r in NEWEST_REGIONS]
+
+
 def _with_dropped_items(rng: random.Random, newest_rng: random.Random) -> list[Case]:
     """One case of every value region at each tier of
     :data:`DROPPED_ITEM_PLACES` with as many
@@ -1034,10 +1040,8 @@ def _with_dropped_items(rng: random.Random, newest_rng: random.Random) -> list[C
     :data:`DROPPED_TYPE_DRAWS` more of each of :data:`DROPPED_TYPE_REGIONS`
     at 4-12 items, interleaved."""
     calls, turn = [], rng.randrange(len(PLACES))
-    older = sorted(set(REGION_BUILDERS) - set(NEWEST_REGIONS))
     for tier, places in DROPPED_ITEM_PLACES.items():
-        drawn = [(region, rng) for region in older] + [(r, newest_rng) for r in NEWEST_REGIONS]
-        for k, (region, its_rng) in enumerate(drawn):
+        for k, (region, its_rng) in enumerate(_region_streams(rng, newest_rng)):
             case = region_case(region, tier, its_rng)
             calls.append(with_dropped_items(case, case.n, places[(turn + k) % len(places)]))
     for region in DROPPED_TYPE_REGIONS:

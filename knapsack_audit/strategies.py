@@ -2436,7 +2436,8 @@ def equal_decimal_runtimes_case(rng: random.Random, n: int, spread_sign: int | N
     weights = _split_units(rng, n, _most_units(n))
     while True:
         runtime = [rng.choice(_NON_DYADIC_THOUSANDTHS) / 1000] * n
-        sign = (naive_spread(runtime) > 0) - (naive_spread(runtime) < 0)
+        spread = naive_spread(runtime)
+        sign = (spread > 0) - (spread < 0)
         if spread_sign is None or sign == spread_sign:
             return _unit_case(weights, runtime, _mid_budget(weights, rng))
 
