@@ -2432,14 +2432,26 @@ def equal_decimal_runtimes_case(rng: random.Random, n: int, spread_sign: int | N
     most items that fit, lightest first; in float64 the two terms of the
     spread differ by a rounding error of either sign, so a fast path for
     "runtimes all alike" that tests their spread can take a square root of
-    a negative number."""
+    a negative number. Raises :class:`ValueError` naming ``spread_sign``
+    when :data:`SPREAD_DRAWS` draws miss it (one item's spread is exactly
+    0, so no draw there has a sign)."""
     weights = _split_units(rng, n, _most_units(n))
-    while True:
+    for _ in range(SPREAD_DRAWS):
         runtime = [rng.choice(_NON_DYADIC_THOUSANDTHS) / 1000] * n
         spread = naive_spread(runtime)
         sign = (spread > 0) - (spread < 0)
         if spread_sign is None or sign == spread_sign:
             return _unit_case(weights, runtime, _mid_budget(weights, rng))
+    raise ValueError(
+        f"spread_sign={spread_sign}: none of {SPREAD_DRAWS} draws of {n} equal runtimes"
+        " has a spread of that sign"
+    )
+
+
+SPREAD_DRAWS = 200
+"""Draws :func:`equal_decimal_runtimes_case` makes for a spread of the asked
+sign before it gives up (either sign comes in about half the draws past a
+few items)."""
 
 
 _NON_DYADIC_THOUSANDTHS = [k for k in range(1, 10_000) if k % 125]

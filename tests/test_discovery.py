@@ -80,6 +80,7 @@ from knapsack_audit.strategies import (
     WIDE_TABLE_UNITS,
     cases,
     correlated_case,
+    equal_decimal_runtimes_case,
     float32_budget_readings,
     naive_spread,
     one_per_node_case,
@@ -2201,6 +2202,18 @@ def test_every_breadth_phase_holds_the_session_25_regions_past_the_largest_real_
                 seed,
                 region,
             )
+
+
+def test_a_spread_sign_no_draw_can_have_is_an_error_naming_it() -> None:
+    """SPEC 7.2: the region that tests the no-crash clause on alike runtimes
+    stops with a ValueError naming ``spread_sign`` when no draw can have the
+    asked sign (one item's spread is exactly 0), instead of drawing forever;
+    at 2,114 items it gives each sign."""
+    with pytest.raises(ValueError, match="spread_sign=1"):
+        equal_decimal_runtimes_case(random.Random(0), 1, 1)
+    for sign in (-1, 1):
+        case = equal_decimal_runtimes_case(random.Random(0), PAST_LARGEST_ITEMS, sign)
+        assert (naive_spread(case.runtime) > 0) == (sign > 0)
 
 
 SESSION_26_TWINS = (
