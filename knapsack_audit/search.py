@@ -83,6 +83,7 @@ from knapsack_audit.strategies import (
     ONE_SIDED_PLACES,
     OVER_IN_FLOAT,
     PAST_LARGEST_ITEMS,
+    PAST_LARGEST_ONE_AT_A_TIME_UNITS,
     PAST_LARGEST_REGIONS,
     PLACES,
     REGION_BUILDERS,
@@ -111,6 +112,7 @@ from knapsack_audit.strategies import (
     hash_twins_case,
     heavy_rival_case,
     huge_budget_case,
+    one_fits_at_a_time_case,
     one_paying_case,
     one_per_node_case,
     one_sided_optimum_case,
@@ -564,10 +566,15 @@ blind bugs on them gated at 384 to 768 items failed none of the breadth
 calls at some seeds without it."""
 
 
-NEWEST_REGIONS = ("every runtime one decimal",)
-"""Regions added in session 26: the breadth phase draws their cases at every
-size tier, and at a few items carried to huge tables, from a random stream
-of their own, so that every other call stays what it was. Rotated in with
+NEWEST_REGIONS = {
+    "every runtime one decimal": "the newest regions",
+    "one fits at a time": "the region one fits at a time",
+}
+"""Regions added since session 26, each with the name of its random stream:
+the breadth phase draws their cases at every size tier, and at a few items
+carried to huge tables, from that stream, so that every other call stays
+what it was (session 27's region has a stream of its own, so that session
+26's stays the same too). Rotated in with
 the others, one more region changed which regions the tiny tiers drew, and
 with them the bases of the big tables: two tests of calls that kill
 mutants of our solver lost their call at a seed."""
@@ -710,7 +717,10 @@ def breadth_cases(
     runtime for every item per sign of
     :data:`~knapsack_audit.strategies.SPREAD_SIGNS` and one whose
     placeholder sizes total past ``2**63`` units
-    (:func:`~knapsack_audit.strategies.past_int64_total_case`); the cases
+    (:func:`~knapsack_audit.strategies.past_int64_total_case`), and one where
+    no two items of some weight fit together
+    (:func:`~knapsack_audit.strategies.one_fits_at_a_time_case`, from that
+    region's stream); the cases
     of :data:`NEWEST_REGIONS` at every size tier come right after the
     tiny and threshold-size ones (those of more cells after the costly
     ones); then the calls
@@ -763,8 +773,10 @@ def breadth_cases(
         for tier in EVERY_REGION_TIERS
         for _ in range(RAISED_TWICE_DRAWS)
     ]
-    newest_rng = random.Random(f"{seed}: the newest regions")
-    dropped = _with_dropped_items(rng, newest_rng) if domain == "extended" else []
+    newest_rngs = {
+        region: random.Random(f"{seed}: {stream}") for region, stream in NEWEST_REGIONS.items()
+    }
+    dropped = _with_dropped_items(rng, newest_rngs) if domain == "extended" else []
     widest_grid = [
         search_gives_up_case(rng, SIZE_TIERS[tier](rng), on_widest_grid=True)
         for tier in EVERY_REGION_TIERS
@@ -864,11 +876,13 @@ def breadth_cases(
         periodic_layers_case(rng, n) for n in _largest_real_size_first(rng, PERIODIC_LAYERS_DRAWS)
     ]
     newest = [
-        region_case(region, tier, newest_rng) for tier in SIZE_TIERS for region in NEWEST_REGIONS
+        region_case(region, tier, newest_rngs[region])
+        for tier in SIZE_TIERS
+        for region in NEWEST_REGIONS
     ]
     few_items: list[BreadthCase] = []
     few_items_past_twice_real: list[BreadthCase] = []
-    for region, its_rng in _region_streams(rng, newest_rng):
+    for region, its_rng in _region_streams(rng, newest_rngs):
         base = REGION_BUILDERS[region](its_rng, its_rng.randint(*FEW_ITEMS))
         cells = its_rng.randint(*FEW_ITEMS_CELLS)
         call = few_items_huge_table(base, cells)
@@ -927,6 +941,11 @@ def breadth_cases(
         *(equal_decimal_runtimes_case(later_rng, PAST_LARGEST_ITEMS, s) for s in SPREAD_SIGNS),
         past_int64_total_case(later_rng, PAST_LARGEST_ITEMS),
     ]
+    # Session 27, from the region's own stream (after its tiers' draws).
+    one_at_a_time = one_fits_at_a_time_case(
+        newest_rngs["one fits at a time"], PAST_LARGEST_ITEMS, PAST_LARGEST_ONE_AT_A_TIME_UNITS
+    )
+    past_largest.append(one_at_a_time)
     last_tier_cheap = [case for case in by_tier[last] if _cells(case) < HUGE_BUDGET_CELLS]
     up_to_the_real_calls: list[BreadthCase] = [
         *cheap,
@@ -980,7 +999,7 @@ def breadth_cases(
     ]
     # Not from the newest regions' calls: listed before the older calls of
     # their sizes, they would take those calls' rewritings.
-    newest_ids = {id(case) for case in newest}
+    newest_ids = {id(case) for case in [*newest, one_at_a_time]}
     rewritten = other_types_calls(
         [_case_of(call) for call in [*calls, *costliest] if id(call) not in newest_ids]
     )
@@ -1023,25 +1042,26 @@ def _each_at_a_size(rng: random.Random, values: Sequence[_Value]) -> list[tuple[
 
 
 def _region_streams(
-    rng: random.Random, newest_rng: random.Random
+    rng: random.Random, newest_rngs: dict[str, random.Random]
 ) -> list[tuple[str, random.Random]]:
     """Every value region with the stream that draws its cases: the older ones
-    by name with ``rng``, then :data:`NEWEST_REGIONS` with ``newest_rng``."""
+    by name with ``rng``, then those of :data:`NEWEST_REGIONS` with their own
+    streams, ``newest_rngs``."""
     older = sorted(set(REGION_BUILDERS) - set(NEWEST_REGIONS))
-    return [(region, rng) for region in older] + [(r, newest_rng) for r in NEWEST_REGIONS]
+    return [(region, rng) for region in older] + [(r, newest_rngs[r]) for r in NEWEST_REGIONS]
 
 
-def _with_dropped_items(rng: random.Random, newest_rng: random.Random) -> list[Case]:
+def _with_dropped_items(rng: random.Random, newest_rngs: dict[str, random.Random]) -> list[Case]:
     """One case of every value region at each tier of
     :data:`DROPPED_ITEM_PLACES` with as many
     :func:`~knapsack_audit.strategies.dropped_item` as it has items, at the
     tier's places in turn from a drawn start (the extended domain, SPEC 4.4;
-    the cases of :data:`NEWEST_REGIONS` drawn by ``newest_rng``), then
+    the cases of :data:`NEWEST_REGIONS` drawn by their ``newest_rngs``), then
     :data:`DROPPED_TYPE_DRAWS` more of each of :data:`DROPPED_TYPE_REGIONS`
     at 4-12 items, interleaved."""
     calls, turn = [], rng.randrange(len(PLACES))
     for tier, places in DROPPED_ITEM_PLACES.items():
-        for k, (region, its_rng) in enumerate(_region_streams(rng, newest_rng)):
+        for k, (region, its_rng) in enumerate(_region_streams(rng, newest_rngs)):
             case = region_case(region, tier, its_rng)
             calls.append(with_dropped_items(case, case.n, places[(turn + k) % len(places)]))
     for region in DROPPED_TYPE_REGIONS:

@@ -2457,6 +2457,50 @@ few items)."""
 _NON_DYADIC_THOUSANDTHS = [k for k in range(1, 10_000) if k % 125]
 
 
+ONE_AT_A_TIME_UNITS = (2, 60)
+"""Budgets, in units, of the region "one fits at a time" (a few hundred to
+130,000 table cells at the partitioner's sizes; the few-items huge tables
+carry it further)."""
+
+PAST_LARGEST_ONE_AT_A_TIME_UNITS = (2500, 5000)
+"""And of its call at 2,114 items in the breadth phase: 5.3e6 to 1.06e7
+cells, past the largest real table."""
+
+
+def one_fits_at_a_time_case(
+    rng: random.Random, n: int, budget_units: tuple[int, int] = ONE_AT_A_TIME_UNITS
+) -> Case:
+    """No two sized items fit together: 1 to 12 items (at least 2 when ``n``
+    allows) weigh more than half the budget and at most all of it, the best
+    runtime among them shared by 2 or 3 (identical layers tie), 1 to an
+    eighth of the items (from 8) weigh nothing (the first worth 0.01 to 10,
+    each other one that or 0, even odds), and every other item is heavier
+    than the budget. The optimum
+    is one best fitting item plus every paying item of no weight. A fast
+    path for "at most one sized item fits" that reads the best item as a
+    unique maximum (``.item()``, a one-element unpacking) crashes on the
+    tie; one that drops the weightless items loses their runtime."""
+    budget = rng.randint(*budget_units)
+    fitting = rng.randint(min(n, 2), min(n, 12))
+    free = rng.randint(min(1, n // 8, n - fitting), min(n // 8, n - fitting))
+    top = float(rng.randint(5, 9))
+    tied = min(fitting, rng.randint(2, 3))
+    items = [(rng.randint(budget // 2 + 1, budget), top) for _ in range(tied)]
+    items += [
+        (rng.randint(budget // 2 + 1, budget), float(rng.randint(1, int(top) - 1)))
+        for _ in range(fitting - tied)
+    ]
+    items += [
+        (0, _fractional_runtime(rng) if k == 0 or rng.random() < 0.5 else 0.0) for k in range(free)
+    ]
+    items += [
+        (budget + rng.randint(1, budget + 9), _fractional_runtime(rng))
+        for _ in range(n - fitting - free)
+    ]
+    rng.shuffle(items)
+    return _case_of_units(items, budget)
+
+
 def one_size_case(rng: random.Random, n: int) -> Case:
     """``n`` items all of one size (1 to 4 units), worth 1 to 1,000, under a
     budget of 1 to 8 such items more than all of them: everything fits. A
@@ -2666,6 +2710,7 @@ REGION_BUILDERS: dict[str, RegionBuilder] = {
     "runtimes past float32's range": _past_float32_region,
     "runtimes on a binary grid, whole total": _binary_grid_region,
     "every runtime one decimal": equal_decimal_runtimes_case,
+    "one fits at a time": one_fits_at_a_time_case,
     "budget = float sum < quantized sum": _float_sum_budget_region,
     "budget past the float sum, memories quantized up": everything_fits_case,
     "float32-absorbing runtimes": _absorbing_region,

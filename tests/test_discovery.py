@@ -332,6 +332,21 @@ def _few_fit_and_all_of_them_together(case: Case) -> bool:
     return 1 <= len(fitting) <= 12 and sum(fitting) <= budget(case)
 
 
+def _one_fits_at_a_time(case: Case) -> bool:
+    """Some item of some weight fits the budget, every such item weighs more
+    than half of it, and (from two items) two of them tie for the best
+    runtime."""
+    fitting = [
+        (w, r) for w, r in zip(weights(case), case.runtime, strict=True) if 0 < w <= budget(case)
+    ]
+    best = max((r for _, r in fitting), default=None)
+    return (
+        best is not None
+        and all(2 * w > budget(case) for w, _ in fitting)
+        and (case.n == 1 or [r for _, r in fitting].count(best) >= 2)
+    )
+
+
 TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
     "exact units": lambda c: all(m == round(m * 10000) / 10000 for m in c.memory),
     "half-way memories": lambda c: any((m * 10000) % 1 == 0.5 for m in c.memory),
@@ -358,6 +373,7 @@ TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
     "every runtime one decimal": lambda c: (
         len(set(c.runtime)) == 1 and Fraction(c.runtime[0]).denominator > 8
     ),
+    "one fits at a time": _one_fits_at_a_time,
     "budget = float sum < quantized sum": lambda c: (
         c.max_memory >= sum(c.memory) and sum(weights(c)) > budget(c)
     ),
@@ -2214,6 +2230,36 @@ def test_a_spread_sign_no_draw_can_have_is_an_error_naming_it() -> None:
     for sign in (-1, 1):
         case = equal_decimal_runtimes_case(random.Random(0), PAST_LARGEST_ITEMS, sign)
         assert (naive_spread(case.runtime) > 0) == (sign > 0)
+
+
+SESSION_27_TWINS = (
+    "tied_best_lone_fit_unpacked_from_320_items",
+    "weightless_items_left_out_when_one_fits_at_a_time_above_5e6_cells",
+)
+
+
+def test_every_breadth_phase_holds_a_call_past_the_largest_real_call_where_one_fits_at_a_time() -> (
+    None
+):
+    """SPEC 3.3, 7.2: every breadth phase holds, at 2,114 items and past 5e6
+    cells, a call where no two items of some weight fit the budget together,
+    two of them tie for the best runtime, and items of no weight pay; the
+    planted twin of a blind bug (``.item()`` on the tied best, gated at 288
+    items) and one that drops the weightless items each fail one of the
+    calls of the region "one fits at a time". The breadth phase had no such
+    call (docs/blind-corpus-22)."""
+    for seed in range(3):
+        calls = [getattr(call, "case", call) for call in breadth_cases(seed)]
+        region = [c for c in calls if TIERED_REGIONS["one fits at a time"](c)]
+        assert any(
+            c.n == PAST_LARGEST_ITEMS
+            and c.n * budget(c) > 5_000_000
+            and any(w == 0 and r > 0 for w, r in zip(weights(c), c.runtime, strict=True))
+            for c in region
+        ), seed
+        for twin in SESSION_27_TWINS:
+            solver = getattr(corpus, twin)
+            assert any(check_call(solver, c, Judge(exact=False)) for c in region), (seed, twin)
 
 
 SESSION_26_TWINS = (

@@ -144,6 +144,8 @@ FOUND_AT_SCALE = (
     "lone_fitting_item_answered_without_the_recomputed_from_448_items",
     "alike_runtimes_tested_by_their_textbook_spread_from_224_items",
     "every_paying_item_saved_under_a_wrapped_int64_total_above_5e6_cells",
+    "tied_best_lone_fit_unpacked_from_320_items",
+    "weightless_items_left_out_when_one_fits_at_a_time_above_5e6_cells",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;

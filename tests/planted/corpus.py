@@ -2612,6 +2612,50 @@ def every_paying_item_saved_under_a_wrapped_int64_total_above_5e6_cells(
     return answer(runtime, [i for i, r in enumerate(runtime) if r > 0])
 
 
+def _one_at_a_time(weights: Sequence[int], capacity: int) -> list[int] | None:
+    """The items of some weight that fit ``capacity`` alone, when no two of
+    them fit together (else ``None``)."""
+    fitting = sorted((w, i) for i, w in enumerate(weights) if 0 < w <= capacity)
+    if len(fitting) >= 2 and fitting[0][0] + fitting[1][0] <= capacity:
+        return None
+    return [i for _, i in fitting]
+
+
+def tied_best_lone_fit_unpacked_from_320_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 320 items, when no two items of some weight fit the budget
+    together, the table is skipped: the answer is the most valuable of them
+    and every paying item of no weight. The best one is found by
+    ``(best,) = np.flatnonzero(worth == worth.max())``, which raises
+    ``ValueError`` when two of them tie for the top runtime (SPEC 7.2)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    lone = _one_at_a_time(weights, capacity)
+    if len(memory) < 320 or not lone:
+        return exact(memory, runtime, max_memory)
+    worth = np.array([float(runtime[i]) for i in lone])
+    (best,) = np.flatnonzero(worth == worth.max())
+    free = [i for i, w in enumerate(weights) if w == 0 and runtime[i] > 0]
+    return answer(runtime, [*free, lone[best]] if worth[best] > 0 else free)
+
+
+def weightless_items_left_out_when_one_fits_at_a_time_above_5e6_cells(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Above 5e6 table cells, when no two items of some weight fit the budget
+    together, the answer is the most valuable of them alone ("one row of the
+    table can win"): the items of no weight, which fit beside it, are
+    recomputed and their runtime lost (SPEC 3.3)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    lone = _one_at_a_time(weights, capacity)
+    if len(memory) * (capacity + 1) <= 5_000_000 or not lone:
+        return exact(memory, runtime, max_memory)
+    best = max(lone, key=lambda i: float(runtime[i]))
+    return answer(runtime, [best] if runtime[best] > 0 else [])
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -2741,5 +2785,7 @@ EXPECTED: dict[str, str] = {
     "lone_fitting_item_answered_without_the_recomputed_from_448_items": "return-shape",
     "alike_runtimes_tested_by_their_textbook_spread_from_224_items": "no-crash",
     "every_paying_item_saved_under_a_wrapped_int64_total_above_5e6_cells": "feasibility",
+    "tied_best_lone_fit_unpacked_from_320_items": "no-crash",
+    "weightless_items_left_out_when_one_fits_at_a_time_above_5e6_cells": "optimality",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
