@@ -45,6 +45,10 @@ from knapsack_audit.properties import Finding, Judge
 from knapsack_audit.reference.validation import quantize
 from knapsack_audit.targets import TargetError
 
+MIN_SECONDS = 2.0
+"""Least time a re-check starts a fresh worker in (its start, the target's
+import, takes about 1.2 s with torch)."""
+
 LOST_STATE = (SolverTimeout, WorkerDied)
 """Outcomes that end a worker: a replay with one of them has lost its state,
 and a call with one of them was not judged (a timeout is the machine's
@@ -117,7 +121,7 @@ def recheck(
         after the calls ``first``; ``None`` if the time ran out or the worker
         would not start."""
         left = deadline - time.monotonic()
-        if left <= 0:
+        if left < MIN_SECONDS:
             return None
         try:
             with fresh(min(call_timeout, left)) as worker:

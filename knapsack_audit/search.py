@@ -1010,13 +1010,19 @@ def breadth_cases(
     # would then shrink findings of 1,000 items before the scope. The
     # real-type rewritings above are made from the list as it was, so that
     # they stay the same calls.
+    # The rewritings under a zero budget (tables of one column) come there
+    # too: at the list's end, a fast path for budgets "<= 0" that a blind
+    # corpus's `-0.0` call had killed passed once the list had grown past
+    # what an audit's breadth share reaches (session 27).
     moved = {id(case) for case in last_tier_cheap}
     after = len(up_to_the_real_calls)
+    zero_budget = [case for case in rewritten if float(case.max_memory) == 0]
     return [
         *calls[:after],
         *last_tier_cheap,
+        *zero_budget,
         *calls[after:],
-        *rewritten,
+        *[case for case in rewritten if float(case.max_memory) != 0],
         *[case for case in costliest if id(case) not in moved],
     ]
 
