@@ -46,8 +46,10 @@ from knapsack_audit.reference.validation import quantize
 from knapsack_audit.targets import TargetError
 
 MIN_SECONDS = 2.0
-"""Least time a re-check starts a fresh worker in (its start, the target's
-import, takes about 1.2 s with torch)."""
+"""Least time a re-check, or :func:`knapsack_audit.threads.threaded_findings`,
+starts a fresh worker in (its start, the target's import, takes about 1.2 s
+with torch: a threaded-check worker started with less left ran a passing
+target's audit 1.3 s past its window, session 27)."""
 
 LOST_STATE = (SolverTimeout, WorkerDied)
 """Outcomes that end a worker: a replay with one of them has lost its state,

@@ -2475,8 +2475,8 @@ def one_fits_at_a_time_case(
     runtime among them shared by 2 or 3 (identical layers tie), 1 to an
     eighth of the items (from 8) weigh nothing (the first worth 0.01 to 10,
     each other one that or 0, even odds), and every other item is heavier
-    than the budget. The optimum
-    is one best fitting item plus every paying item of no weight. A fast
+    than the budget. The optimum is one best fitting item plus every paying
+    item of no weight. A fast
     path for "at most one sized item fits" that reads the best item as a
     unique maximum (``.item()``, a one-element unpacking) crashes on the
     tie; one that drops the weightless items loses their runtime."""

@@ -42,7 +42,7 @@ from fractions import Fraction
 
 from knapsack_audit import properties as props
 from knapsack_audit.cases import Case
-from knapsack_audit.fresh import LOST_STATE, FreshWorker
+from knapsack_audit.fresh import LOST_STATE, MIN_SECONDS, FreshWorker
 from knapsack_audit.isolation import SolverFailure
 from knapsack_audit.properties import Finding, Judge
 from knapsack_audit.real_types import first_of_each_size
@@ -66,11 +66,6 @@ tables of 1.2e7 cells, past the cell counts a parallel fill switches on."""
 TUPLE_SAMPLE_CELLS = 4_000_000
 """Largest table of a :func:`tuple_sample` call (a pure-Python table solver
 answers it in seconds)."""
-
-MIN_SECONDS = 2.0
-"""Least time :func:`threaded_findings` starts a worker in (its start, the
-target's import, takes about 1.2 s with torch: a worker started with less
-left ran a passing target's audit 1.3 s past its window, session 27)."""
 
 THREADED_NOTE = "in a fresh worker with {threads} intra-op threads (the audit's has 1): {message}"
 AS_TUPLES_NOTE = (
