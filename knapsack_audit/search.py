@@ -56,6 +56,7 @@ from knapsack_audit.scaling import (
     BIG_TABLE_UNITS,
     FEW_ITEMS,
     FEW_ITEMS_CELLS,
+    FEW_ITEMS_FAR_CELLS,
     FLOAT32_NORMAL,
     Scaled,
     big_tables,
@@ -720,12 +721,15 @@ def breadth_cases(
     (:func:`~knapsack_audit.strategies.past_int64_total_case`), and one where
     no two items of some weight fit together
     (:func:`~knapsack_audit.strategies.one_fits_at_a_time_case`, from that
-    region's stream); the cases
+    region's stream), and last each few-item base again with a prime unit
+    at :data:`~knapsack_audit.scaling.FEW_ITEMS_FAR_CELLS` (2.1e7 to 5.3e7
+    cells, from a stream of its own); the cases
     of :data:`NEWEST_REGIONS` at every size tier come right after the
     tiny and threshold-size ones (those of more cells after the costly
     ones); then the calls
     :func:`~knapsack_audit.real_types.other_types_calls` writes again from
-    all of them but the newest regions' cases in the other real types
+    all of them but the newest regions' cases and the prime-unit few-item
+    calls in the other real types
     SPEC 1 accepts (signed zeros, ints,
     numpy scalars, an int budget, zero budgets of either sign), which draw
     nothing from ``rng``."""
@@ -882,6 +886,8 @@ def breadth_cases(
     ]
     few_items: list[BreadthCase] = []
     few_items_past_twice_real: list[BreadthCase] = []
+    few_items_far: list[BreadthCase] = []
+    far_rng = random.Random(f"{seed}: few items far past the largest real call")
     for region, its_rng in _region_streams(rng, newest_rngs):
         base = REGION_BUILDERS[region](its_rng, its_rng.randint(*FEW_ITEMS))
         cells = its_rng.randint(*FEW_ITEMS_CELLS)
@@ -896,6 +902,10 @@ def breadth_cases(
             past = few_items_huge_table(base, BIG_TABLE_CELLS)
             assert past is not None  # the same base qualified above
             few_items_past_twice_real.append(KnownCase.of(past))
+        # Session 28, from a stream of its own (the other calls unchanged).
+        far = few_items_huge_table(base, far_rng.randint(*FEW_ITEMS_FAR_CELLS), prime_unit=True)
+        assert far is not None  # the same base qualified above
+        few_items_far.append(KnownCase.of(far))
     over_in_float = [
         over_in_float_case(rng, n, over) for over, n in _each_at_a_size(rng, OVER_IN_FLOAT)
     ]
@@ -988,6 +998,8 @@ def breadth_cases(
         *few_items_past_twice_real,
         *over_in_float,
         *past_largest,
+        # Last: a pure-Python table solver pays seconds for each.
+        *few_items_far,
     ]
     costliest: list[BreadthCase] = [
         *[case for case in dropped if _cells(case) >= HUGE_BUDGET_CELLS],
@@ -997,9 +1009,9 @@ def breadth_cases(
         *splitting,
         packed,
     ]
-    # Not from the newest regions' calls: listed before the older calls of
-    # their sizes, they would take those calls' rewritings.
-    newest_ids = {id(case) for case in [*newest, one_at_a_time]}
+    # Not from the newest calls: listed before the older calls of their
+    # sizes, they would take those calls' rewritings.
+    newest_ids = {id(case) for case in [*newest, one_at_a_time, *few_items_far]}
     rewritten = other_types_calls(
         [_case_of(call) for call in [*calls, *costliest] if id(call) not in newest_ids]
     )

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import assume, find, given, settings
 from hypothesis import strategies as st
+from test_planted import corpus
 
 from knapsack_audit import properties as props
 from knapsack_audit import search as search_module
@@ -26,6 +27,7 @@ from knapsack_audit.reference import dp_knapsack, exact_optimum, quantize
 from knapsack_audit.scaling import (
     FEW_ITEMS,
     FEW_ITEMS_CELLS,
+    FEW_ITEMS_FAR_CELLS,
     NEUTRAL,
     PLACES,
     REMATCHED_GAIN,
@@ -335,7 +337,9 @@ def test_every_region_is_carried_to_a_huge_table_at_a_few_items(seed: int) -> No
     calls = [
         case
         for case in breadth_cases(seed=seed)
-        if isinstance(case, KnownCase) and case.case.n <= FEW_ITEMS[1]
+        if isinstance(case, KnownCase)
+        and case.case.n <= FEW_ITEMS[1]
+        and table_cells(case.case) <= 1.01 * FEW_ITEMS_CELLS[1]
     ]
     assert len(calls) >= 18, len(calls)
     past_twice_real = {c.case.runtime for c in calls if table_cells(c.case) >= BIG_TABLE_CELLS}
@@ -349,6 +353,66 @@ def test_every_region_is_carried_to_a_huge_table_at_a_few_items(seed: int) -> No
             )
             == []
         ), known.note
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_every_few_item_base_is_carried_far_past_the_largest_real_call_with_a_prime_unit(
+    seed: int,
+) -> None:
+    """SPEC 2.1, 3.3: every breadth phase carries each few-item base of the
+    test above a second time to 2.1e7 to 5.3e7 cells, with a prime unit;
+    our solver is exact on each. A table in coarser columns when every
+    weight is heavy, weights rounded up and the budget down, loses an item
+    of an optimum that fills the budget on one of them: columns of a power
+    of two above 2e7 cells (docs/blind-corpus-3's bug, which passed default
+    ``verify`` in session 27) and the planted twin's columns of 10 units
+    above 3e7 cells."""
+    few = [
+        case
+        for case in breadth_cases(seed=seed)
+        if isinstance(case, KnownCase) and case.case.n <= FEW_ITEMS[1]
+    ]
+    far = [c for c in few if table_cells(c.case) > 1.01 * FEW_ITEMS_CELLS[1]]
+    near = {c.case.runtime for c in few if c not in far}
+    assert {c.case.runtime for c in far} == near
+    assert len(far) == len(near) >= 18
+    for known in far:
+        assert FEW_ITEMS_FAR_CELLS[0] <= table_cells(known.case) <= 1.01 * FEW_ITEMS_FAR_CELLS[1]
+        props.know_optimum(known.case, known.optimum)
+        assert (
+            props.check_call(
+                dp_knapsack_sliding_hirschberg, known.case, Judge(exact=True), ["optimality"]
+            )
+            == []
+        ), known.note
+    twin = corpus.decimal_columns_when_every_weight_is_heavy_above_3e7_cells
+    for solver, cells, least in ((_power_of_two_columns, 2e7, 1_000), (twin, 3e7, 2_000)):
+        gated = [
+            c.case for c in far if table_cells(c.case) > cells and _least_weight(c.case) >= least
+        ]
+        assert any(props.check_call(solver, case, Judge(), ["optimality"]) for case in gated)
+
+
+def _least_weight(case: Case) -> int:
+    return min((w for w in map(quantize, case.memory) if w > 0), default=0)
+
+
+def _power_of_two_columns(memory: list[float], runtime: list[float], max_memory: float) -> Any:
+    """docs/blind-corpus-3's ``coarse_columns_above_2e7_cells``, in short: above
+    2e7 cells, when every item of some weight weighs ``q >= 1000`` units or
+    more, columns of ``g`` units, the largest power of two with
+    ``2 g - 1 <= q // 1000`` (weights rounded up, the budget down)."""
+    weights = corpus.quantize_all(memory)
+    capacity = round(max_memory * corpus.SCALE)
+    least = min((w for w in weights if w > 0), default=0)
+    if len(weights) * (capacity + 1) <= 20_000_000 or least < 1_000:
+        return corpus.exact(memory, runtime, max_memory)
+    g = 1
+    while 2 * g - 1 <= least // 1000:
+        g *= 2
+    columns = [-(-w // g) for w in weights]
+    dp = corpus.table(columns, runtime, capacity // g)
+    return corpus.answer(runtime, corpus.backtrack(dp, columns, capacity // g))
 
 
 def test_a_scaled_failure_reports_the_small_case_and_the_scaling() -> None:

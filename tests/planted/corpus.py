@@ -2656,6 +2656,24 @@ def weightless_items_left_out_when_one_fits_at_a_time_above_5e6_cells(
     return answer(runtime, [best] if runtime[best] > 0 else [])
 
 
+def decimal_columns_when_every_weight_is_heavy_above_3e7_cells(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Above 3e7 table cells, when every item of some weight weighs at least
+    2,000 units, the table works in columns of 10 units ("a thousandth of a
+    GB is fine grain enough"): weights are rounded up and the budget down, so
+    every selection still fits, but an optimum that fills the budget off
+    that grid loses an item (SPEC 3.3)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    heavy = [w for w in weights if w > 0]
+    if len(weights) * (capacity + 1) <= 30_000_000 or not heavy or min(heavy) < 2_000:
+        return exact(memory, runtime, max_memory)
+    columns = [-(-w // 10) for w in weights]
+    dp = table(columns, runtime, capacity // 10)
+    return answer(runtime, backtrack(dp, columns, capacity // 10))
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -2787,5 +2805,6 @@ EXPECTED: dict[str, str] = {
     "every_paying_item_saved_under_a_wrapped_int64_total_above_5e6_cells": "feasibility",
     "tied_best_lone_fit_unpacked_from_320_items": "no-crash",
     "weightless_items_left_out_when_one_fits_at_a_time_above_5e6_cells": "optimality",
+    "decimal_columns_when_every_weight_is_heavy_above_3e7_cells": "optimality",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
