@@ -334,7 +334,22 @@ prime is off every coarser grid that does not divide the base weight. For a
 vectorized table solver each call costs about 0.1 s."""
 
 
-def few_items_huge_table(base: Case, cells: int, prime_unit: bool = False) -> Scaled | None:
+FAR_PADDED_LEAST_UNIT = 1_000
+"""The least unit of the breadth phase's padded far calls
+(``search.breadth_cases``): every item of some weight then weighs 1,000
+units (0.1 GB) or more, and each base is padded with items over the budget
+to as many items as the table size leaves room for at that unit (at most
+2,114; 17 to 2,114 at seeds 0-3, most of them hundreds). A coarser table
+gated on the item count and on heavy weights (from 256 items, above 2e7
+cells, every weight at least 1,000 units) passed every call padded to
+2,114 items at one seed of four: their units were too small to make every
+weight heavy (session 28). The same bug gated from 1,024 items fails one
+of these calls at two seeds of four."""
+
+
+def few_items_huge_table(
+    base: Case, cells: int, prime_unit: bool = False, items: int = 0, place: str = "last"
+) -> Scaled | None:
     """``base`` unit-scaled so that its table has ``cells`` cells or a few more
     (its weights and budget times ``k``, ``OPT`` unchanged; with
     ``prime_unit``, ``k`` the smallest prime that reaches ``cells``), or
@@ -343,19 +358,28 @@ def few_items_huge_table(base: Case, cells: int, prime_unit: bool = False) -> Sc
     :data:`FEW_ITEMS_BASE_CELLS`. Every value region, drawn at a few items,
     so meets a fast path gated on few items under a huge budget: its pattern
     (copies, equal subset sums, ties) is kept by the scaling, which
-    multiplies every subset's weight alike.
+    multiplies every subset's weight alike. With ``items``, the call is
+    padded with items over the budget (placed ``place``) up to that many,
+    and ``k`` reaches ``cells`` over them all: the pattern then meets a fast
+    path gated on both the item count and the cells.
 
     >>> call = few_items_huge_table(Case.of([1e-4, 2e-4, 3e-4], [1.0, 2.0, 2.5], 3e-4), 4_000_000)
     >>> call.scaling.unit, table_cells(call.case), call.optimum
     (444445, 4000005, Fraction(3, 1))
     >>> few_items_huge_table(call.base, 4_000_000, prime_unit=True).scaling.unit
     444449
+    >>> padded = few_items_huge_table(call.base, 4_000_000, True, items=2000)
+    >>> padded.case.n, padded.scaling.unit, table_cells(padded.case), padded.optimum
+    (2000, 673, 4038000, Fraction(3, 1))
     """
     budget = quantize(float(base.max_memory))
     if base.n > FEW_ITEMS[1] or budget <= 0 or base.n * budget > FEW_ITEMS_BASE_CELLS:
         return None
-    unit = -(-cells // (base.n * budget))
-    return scaled(base, Scaling(unit=prime_at_least(unit) if prime_unit else unit))
+    count = max(base.n, items)
+    unit = -(-cells // (count * budget))
+    if prime_unit:
+        unit = prime_at_least(unit)
+    return scaled(base, Scaling(unit=unit, pads=count - base.n, place=place))
 
 
 def prime_at_least(k: int) -> int:

@@ -52,8 +52,10 @@ from knapsack_audit.cases import Case
 from knapsack_audit.exhaustive import SCOPE_THRESHOLD_BUDGETS, Scope
 from knapsack_audit.properties import Finding, Judge, Outcome, Solver
 from knapsack_audit.real_types import other_types_calls
+from knapsack_audit.reference.validation import quantize
 from knapsack_audit.scaling import (
     BIG_TABLE_UNITS,
+    FAR_PADDED_LEAST_UNIT,
     FEW_ITEMS,
     FEW_ITEMS_CELLS,
     FEW_ITEMS_FAR_CELLS,
@@ -721,18 +723,21 @@ def breadth_cases(
     (:func:`~knapsack_audit.strategies.past_int64_total_case`), and one where
     no two items of some weight fit together
     (:func:`~knapsack_audit.strategies.one_fits_at_a_time_case`, from that
-    region's stream), and last each few-item base again with a prime unit
-    at :data:`~knapsack_audit.scaling.FEW_ITEMS_FAR_CELLS` (2.1e7 to 5.3e7
-    cells, from a stream of its own); the cases
+    region's stream); the cases
     of :data:`NEWEST_REGIONS` at every size tier come right after the
     tiny and threshold-size ones (those of more cells after the costly
     ones); then the calls
     :func:`~knapsack_audit.real_types.other_types_calls` writes again from
-    all of them but the newest regions' cases and the prime-unit few-item
-    calls in the other real types
+    all of them but the newest regions' cases in the other real types
     SPEC 1 accepts (signed zeros, ints,
     numpy scalars, an int budget, zero budgets of either sign), which draw
-    nothing from ``rng``."""
+    nothing from ``rng``; last of all, each few-item base again with a
+    prime unit at :data:`~knapsack_audit.scaling.FEW_ITEMS_FAR_CELLS` (2.1e7
+    to 5.3e7 cells), then once more padded with items over the budget to as
+    many items as a unit of
+    :data:`~knapsack_audit.scaling.FAR_PADDED_LEAST_UNIT` leaves room for
+    (at most :data:`~knapsack_audit.strategies.PAST_LARGEST_ITEMS`; each
+    from a stream of its own, not rewritten)."""
     rng = random.Random(seed)
     regions = sorted(set(REGION_BUILDERS) - set(LATER_REGIONS) - set(NEWEST_REGIONS))
     rng.shuffle(regions)
@@ -888,6 +893,8 @@ def breadth_cases(
     few_items_past_twice_real: list[BreadthCase] = []
     few_items_far: list[BreadthCase] = []
     far_rng = random.Random(f"{seed}: few items far past the largest real call")
+    few_items_far_padded: list[BreadthCase] = []
+    padded_rng = random.Random(f"{seed}: few items far past the largest real call, padded")
     for region, its_rng in _region_streams(rng, newest_rngs):
         base = REGION_BUILDERS[region](its_rng, its_rng.randint(*FEW_ITEMS))
         cells = its_rng.randint(*FEW_ITEMS_CELLS)
@@ -906,6 +913,19 @@ def breadth_cases(
         far = few_items_huge_table(base, far_rng.randint(*FEW_ITEMS_FAR_CELLS), prime_unit=True)
         assert far is not None  # the same base qualified above
         few_items_far.append(KnownCase.of(far))
+        # And padded, every weight heavy: a coarser table gated on the item
+        # count too (from 256 items) passed every call above (session 28).
+        cells = padded_rng.randint(*FEW_ITEMS_FAR_CELLS)
+        most = cells // (quantize(float(base.max_memory)) * FAR_PADDED_LEAST_UNIT)
+        padded = few_items_huge_table(
+            base,
+            cells,
+            prime_unit=True,
+            items=min(most, PAST_LARGEST_ITEMS),
+            place=PLACES[len(few_items_far_padded) % len(PLACES)],
+        )
+        assert padded is not None
+        few_items_far_padded.append(KnownCase.of(padded))
     over_in_float = [
         over_in_float_case(rng, n, over) for over, n in _each_at_a_size(rng, OVER_IN_FLOAT)
     ]
@@ -998,8 +1018,6 @@ def breadth_cases(
         *few_items_past_twice_real,
         *over_in_float,
         *past_largest,
-        # Last: a pure-Python table solver pays seconds for each.
-        *few_items_far,
     ]
     costliest: list[BreadthCase] = [
         *[case for case in dropped if _cells(case) >= HUGE_BUDGET_CELLS],
@@ -1009,9 +1027,9 @@ def breadth_cases(
         *splitting,
         packed,
     ]
-    # Not from the newest calls: listed before the older calls of their
-    # sizes, they would take those calls' rewritings.
-    newest_ids = {id(case) for case in [*newest, one_at_a_time, *few_items_far]}
+    # Not from the newest regions' calls: listed before the older calls of
+    # their sizes, they would take those calls' rewritings.
+    newest_ids = {id(case) for case in [*newest, one_at_a_time]}
     rewritten = other_types_calls(
         [_case_of(call) for call in [*calls, *costliest] if id(call) not in newest_ids]
     )
@@ -1036,6 +1054,12 @@ def breadth_cases(
         *calls[after:],
         *[case for case in rewritten if float(case.max_memory) != 0],
         *[case for case in costliest if id(case) not in moved],
+        # Last of all: a table solver in numpy or pure Python pays 0.4 to 3 s
+        # for each (torch's dp_knapsack about 0.1 s). Before the real-type
+        # rewritings, they left a planted bug on those (int runtimes, from
+        # 512 items) without a failing call at default effort (session 28).
+        *few_items_far,
+        *few_items_far_padded,
     ]
 
 

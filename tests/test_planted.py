@@ -147,6 +147,7 @@ FOUND_AT_SCALE = (
     "tied_best_lone_fit_unpacked_from_320_items",
     "weightless_items_left_out_when_one_fits_at_a_time_above_5e6_cells",
     "decimal_columns_when_every_weight_is_heavy_above_3e7_cells",
+    "weights_to_16_unit_steps_from_512_items_above_2e7_cells",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;

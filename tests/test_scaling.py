@@ -25,6 +25,7 @@ from knapsack_audit.optimized import dp_knapsack_sliding_hirschberg
 from knapsack_audit.properties import Judge
 from knapsack_audit.reference import dp_knapsack, exact_optimum, quantize
 from knapsack_audit.scaling import (
+    FAR_PADDED_LEAST_UNIT,
     FEW_ITEMS,
     FEW_ITEMS_CELLS,
     FEW_ITEMS_FAR_CELLS,
@@ -62,6 +63,7 @@ from knapsack_audit.strategies import (
     HUGE_BUDGET_CELLS,
     LARGEST_REAL_CELLS,
     LARGEST_REAL_ITEMS,
+    PAST_LARGEST_ITEMS,
     REGION_BUILDERS,
     small_cases,
 )
@@ -313,6 +315,7 @@ def test_big_tables_reach_twice_the_largest_real_call_at_small_cost() -> None:
         if isinstance(case, KnownCase)
         and case.case.n > FEW_ITEMS[1]
         and quantize(case.case.max_memory) not in SCOPE_THRESHOLD_BUDGETS
+        and table_cells(case.case) < FEW_ITEMS_FAR_CELLS[0]  # not the padded few-item calls
     ]
     assert len(calls) == 12  # 3, the last again (SPEC 8.4), 4 twins, 2 lower, the pair
     assert sum("the budget lowered to" in known.note for known in calls) == 2
@@ -352,29 +355,48 @@ def test_every_few_item_base_is_carried_far_past_the_largest_real_call_with_a_pr
     seed: int,
 ) -> None:
     """SPEC 2.1, 3.3: every breadth phase carries each few-item base of the
-    test above a second time to 2.1e7 to 5.3e7 cells, with a prime unit;
-    our solver is exact on each. A table in coarser columns when every
+    test above twice more to 2.1e7 to 5.3e7 cells, with a prime unit: as it
+    is, and padded with items over the budget to as many items as a unit of
+    at least 1,000 leaves room for (every weight heavy; up to 2,114 items).
+    Our solver is exact on each. A table in coarser columns when every
     weight is heavy, weights rounded up and the budget down, loses an item
     of an optimum that fills the budget on one of them: columns of a power
     of two above 2e7 cells (docs/blind-corpus-3's bug, which passed default
-    ``verify`` in session 27) and the planted twin's columns of 10 units
-    above 3e7 cells."""
-    few = [
-        case
-        for case in breadth_cases(seed=seed)
-        if isinstance(case, KnownCase) and case.case.n <= FEW_ITEMS[1]
+    ``verify`` in session 27), the same from 256 items only, and the
+    planted twin's columns of 10 units above 3e7 cells."""
+    known = [case for case in breadth_cases(seed=seed) if isinstance(case, KnownCase)]
+    near = [
+        c
+        for c in known
+        if c.case.n <= FEW_ITEMS[1] and table_cells(c.case) <= 1.01 * FEW_ITEMS_CELLS[1]
     ]
-    far = [c for c in few if table_cells(c.case) > 1.01 * FEW_ITEMS_CELLS[1]]
-    near = {c.case.runtime for c in few if c not in far}
-    assert {c.case.runtime for c in far} == near
-    assert len(far) == len(near) >= 18
+    bases = {_base_of(c) for c in near}
+    far = [
+        c for c in known if _base_of(c) in bases and table_cells(c.case) >= FEW_ITEMS_FAR_CELLS[0]
+    ]
+    assert len(far) == 2 * len(bases) >= 36
     _ours_exact_within(far, FEW_ITEMS_FAR_CELLS)
+    padded = [c.case for c in far if c.case.n > FEW_ITEMS[1]]
+    assert len(padded) >= len(bases) // 2
+    assert all(_least_weight(case) >= FAR_PADDED_LEAST_UNIT for case in padded)
+    assert max(case.n for case in padded) == PAST_LARGEST_ITEMS
     twin = corpus.decimal_columns_when_every_weight_is_heavy_above_3e7_cells
-    for solver, cells, least in ((_power_of_two_columns, 2e7, 1_000), (twin, 3e7, 2_000)):
+    for solver, cells, least, items in (
+        (_power_of_two_columns, 2e7, 1_000, 0),
+        (_power_of_two_columns, 2e7, 1_000, 256),
+        (twin, 3e7, 2_000, 0),
+    ):
         gated = [
-            c.case for c in far if table_cells(c.case) > cells and _least_weight(c.case) >= least
+            c.case
+            for c in far
+            if table_cells(c.case) > cells and _least_weight(c.case) >= least and c.case.n >= items
         ]
         assert any(props.check_call(solver, case, Judge(), ["optimality"]) for case in gated)
+
+
+def _base_of(known: KnownCase) -> str:
+    """The base call a scaled call's note names."""
+    return known.note.partition(", of ")[2]
 
 
 def _ours_exact_within(calls: list[KnownCase], cells: tuple[int, int]) -> None:

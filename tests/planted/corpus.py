@@ -2674,6 +2674,26 @@ def decimal_columns_when_every_weight_is_heavy_above_3e7_cells(
     return answer(runtime, backtrack(dp, columns, capacity // 10))
 
 
+def weights_to_16_unit_steps_from_512_items_above_2e7_cells(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 512 items and above 2e7 table cells, when every item of some
+    weight weighs at least 1,000 units, weights are rounded to the nearest
+    multiple of 16 units and the table is 16 times narrower ("a sixteenth
+    of a unit per thousand is noise"). A weight rounded down lets a
+    selection over the budget in true units through (SPEC 3.1), and one
+    rounded up can cost the optimum (SPEC 3.3)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    heavy = [w for w in weights if w > 0]
+    big = len(weights) >= 512 and len(weights) * (capacity + 1) > 20_000_000
+    if not big or not heavy or min(heavy) < 1_000:
+        return exact(memory, runtime, max_memory)
+    steps = [(w + 8) // 16 for w in weights]
+    dp = table(steps, runtime, capacity // 16)
+    return answer(runtime, backtrack(dp, steps, capacity // 16))
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -2806,5 +2826,6 @@ EXPECTED: dict[str, str] = {
     "tied_best_lone_fit_unpacked_from_320_items": "no-crash",
     "weightless_items_left_out_when_one_fits_at_a_time_above_5e6_cells": "optimality",
     "decimal_columns_when_every_weight_is_heavy_above_3e7_cells": "optimality",
+    "weights_to_16_unit_steps_from_512_items_above_2e7_cells": "feasibility",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
