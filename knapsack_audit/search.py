@@ -915,11 +915,11 @@ def breadth_cases(
         few_items_far.append(KnownCase.of(far))
         # And padded, every weight heavy: a coarser table gated on the item
         # count too (from 256 items) passed every call above (session 28).
-        cells = padded_rng.randint(*FEW_ITEMS_FAR_CELLS)
-        most = cells // (quantize(float(base.max_memory)) * FAR_PADDED_LEAST_UNIT)
+        padded_cells = padded_rng.randint(*FEW_ITEMS_FAR_CELLS)
+        most = padded_cells // (quantize(float(base.max_memory)) * FAR_PADDED_LEAST_UNIT)
         padded = few_items_huge_table(
             base,
-            cells,
+            padded_cells,
             prime_unit=True,
             items=min(most, PAST_LARGEST_ITEMS),
             place=PLACES[len(few_items_far_padded) % len(PLACES)],
