@@ -382,6 +382,21 @@ def few_items_huge_table(
     return scaled(base, Scaling(unit=unit, pads=count - base.n, place=place))
 
 
+def heavy_padded_items(base: Case, cells: int, most: int) -> int:
+    """The items of ``base``'s padded far call (``items`` of
+    :func:`few_items_huge_table`): as many as a unit of
+    :data:`FAR_PADDED_LEAST_UNIT` leaves room for in a table of ``cells``
+    cells, at most ``most`` (0 for a budget of 0, which no call scales).
+
+    >>> heavy_padded_items(Case.of([1e-4, 2e-4, 3e-4], [1.0, 2.0, 2.5], 3e-4), 30_000_000, 2114)
+    2114
+    >>> heavy_padded_items(Case.of([1e-4, 2e-4, 3e-4], [1.0, 2.0, 2.5], 0.03), 30_000_000, 2114)
+    100
+    """
+    budget = quantize(float(base.max_memory))
+    return min(cells // (budget * FAR_PADDED_LEAST_UNIT), most) if budget > 0 else 0
+
+
 def prime_at_least(k: int) -> int:
     """The smallest prime ``>= k``, by trial division (units stay below 1e8,
     and a prime is met within a few hundred numbers).

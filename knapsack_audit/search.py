@@ -52,10 +52,8 @@ from knapsack_audit.cases import Case
 from knapsack_audit.exhaustive import SCOPE_THRESHOLD_BUDGETS, Scope
 from knapsack_audit.properties import Finding, Judge, Outcome, Solver
 from knapsack_audit.real_types import other_types_calls
-from knapsack_audit.reference.validation import quantize
 from knapsack_audit.scaling import (
     BIG_TABLE_UNITS,
-    FAR_PADDED_LEAST_UNIT,
     FEW_ITEMS,
     FEW_ITEMS_CELLS,
     FEW_ITEMS_FAR_CELLS,
@@ -64,6 +62,7 @@ from knapsack_audit.scaling import (
     big_tables,
     budget_sweep,
     few_items_huge_table,
+    heavy_padded_items,
     rematched_pair,
     scaled,
     scaled_cases,
@@ -916,12 +915,11 @@ def breadth_cases(
         # And padded, every weight heavy: a coarser table gated on the item
         # count too (from 256 items) passed every call above (session 28).
         padded_cells = padded_rng.randint(*FEW_ITEMS_FAR_CELLS)
-        most = padded_cells // (quantize(float(base.max_memory)) * FAR_PADDED_LEAST_UNIT)
         padded = few_items_huge_table(
             base,
             padded_cells,
             prime_unit=True,
-            items=min(most, PAST_LARGEST_ITEMS),
+            items=heavy_padded_items(base, padded_cells, PAST_LARGEST_ITEMS),
             place=PLACES[len(few_items_far_padded) % len(PLACES)],
         )
         assert padded is not None
