@@ -89,6 +89,7 @@ from knapsack_audit.strategies import (
     PAST_LARGEST_REGIONS,
     PLACES,
     REGION_BUILDERS,
+    SCALE_SIZES,
     SIZE_TIERS,
     SORTED_TOGETHER_ORDERS,
     SPREAD_SIGNS,
@@ -114,6 +115,7 @@ from knapsack_audit.strategies import (
     hash_twins_case,
     heavy_rival_case,
     huge_budget_case,
+    measured_layers_case,
     one_fits_at_a_time_case,
     one_paying_case,
     one_per_node_case,
@@ -571,6 +573,9 @@ calls at some seeds without it."""
 NEWEST_REGIONS = {
     "every runtime one decimal": "the newest regions",
     "one fits at a time": "the region one fits at a time",
+    "one runtime, every item fits": "the region one runtime, every item fits",
+    "layers measured apart": "the region layers measured apart",
+    "one size under whole shares": "the region one size under whole shares",
 }
 """Regions added since session 26, each with the name of its random stream:
 the breadth phase draws their cases at every size tier, and at a few items
@@ -580,6 +585,24 @@ what it was (session 27's region has a stream of its own, so that session
 the others, one more region changed which regions the tiny tiers drew, and
 with them the bases of the big tables: two tests of calls that kill
 mutants of our solver lost their call at a seed."""
+
+
+NEWEST_PAST_LARGEST_REGIONS = (
+    "one runtime, every item fits",
+    "layers measured apart",
+    "one size under whole shares",
+)
+"""The regions of session 29, each also drawn once past the largest real
+call (:data:`~knapsack_audit.strategies.PAST_LARGEST_ITEMS`) from its own
+stream: blind bugs on them switched on at 192 and 2,048 items and above 8e6
+cells, where no breadth call held their pattern."""
+
+
+MEASURED_LAYERS_SIZES = (SCALE_SIZES[0], LARGEST_REAL_ITEMS, PAST_LARGEST_ITEMS)
+"""Item counts of the breadth phase's calls of "layers measured apart" whose
+budget holds one heavy item: a blind bug that kept one item per weight among
+items over half the budget (from 192 items) passed the region's own draws at
+a seed of four, which hold such a budget in half of them."""
 
 
 FEW_FITTING_COUNTS = ((3, 6), (7, FEW_FITTING_MOST))
@@ -631,7 +654,13 @@ def breadth_cases(
     :func:`~knapsack_audit.scaling.rematched_pair` (the second the first's
     memories and runtimes paired otherwise), the first made after its items
     under two lower budgets (:func:`~knapsack_audit.scaling.budget_sweep`);
-    then the ``real`` calls; then the tiny and threshold-size cases of more
+    then the ``real`` calls; then the cheap region cases of the partitioner's
+    sizes and the real-type rewritings under a zero budget (below); then one
+    case of each of :data:`NEWEST_PAST_LARGEST_REGIONS` at
+    :data:`~knapsack_audit.strategies.PAST_LARGEST_ITEMS` items and one of
+    "layers measured apart" whose budget holds one heavy item at each of
+    :data:`MEASURED_LAYERS_SIZES` (each from its region's stream); then the
+    tiny and threshold-size cases of more
     cells (the huge-budget region: about a
     second per call for a pure-Python table solver), :data:`BIG_REGION_DRAWS`
     of each of :data:`~knapsack_audit.strategies.BIG_REGIONS` at the
@@ -974,6 +1003,19 @@ def breadth_cases(
         newest_rngs["one fits at a time"], PAST_LARGEST_ITEMS, PAST_LARGEST_ONE_AT_A_TIME_UNITS
     )
     past_largest.append(one_at_a_time)
+    # Session 29, each from its region's own stream (after its tiers' and
+    # few-item draws): blind bugs on them gated at 192 and 2,048 items. Cheap
+    # but one (a table of 1.06e7 cells), they come right after the partitioner
+    # sizes' cheap region calls: listed with the other calls past the largest
+    # real call, an audit beside another reached them in the rounds only.
+    newest_past_largest = [
+        REGION_BUILDERS[region](newest_rngs[region], PAST_LARGEST_ITEMS)
+        for region in NEWEST_PAST_LARGEST_REGIONS
+    ]
+    layers_rng = newest_rngs["layers measured apart"]
+    newest_past_largest += [
+        measured_layers_case(layers_rng, n, one_heavy=True) for n in MEASURED_LAYERS_SIZES
+    ]
     last_tier_cheap = [case for case in by_tier[last] if _cells(case) < HUGE_BUDGET_CELLS]
     up_to_the_real_calls: list[BreadthCase] = [
         *cheap,
@@ -1027,7 +1069,7 @@ def breadth_cases(
     ]
     # Not from the newest regions' calls: listed before the older calls of
     # their sizes, they would take those calls' rewritings.
-    newest_ids = {id(case) for case in [*newest, one_at_a_time]}
+    newest_ids = {id(case) for case in [*newest, one_at_a_time, *newest_past_largest]}
     rewritten = other_types_calls(
         [_case_of(call) for call in [*calls, *costliest] if id(call) not in newest_ids]
     )
@@ -1049,6 +1091,7 @@ def breadth_cases(
         *calls[:after],
         *last_tier_cheap,
         *zero_budget,
+        *newest_past_largest,
         *calls[after:],
         *[case for case in rewritten if float(case.max_memory) != 0],
         *[case for case in costliest if id(case) not in moved],

@@ -2501,6 +2501,102 @@ def one_fits_at_a_time_case(
     return _case_of_units(items, budget)
 
 
+WEIGHED_CELLS_MOST = 11_000_000
+"""Most ``n * Q`` of a table every item of which is weighed that
+:func:`one_runtime_every_item_fits_case` draws: past twice the largest real
+table (:data:`BIG_TABLE_CELLS`), under the 12e6 cells our pure-Python
+reference weighs in about 3.5 s."""
+
+
+def one_runtime_every_item_fits_case(rng: random.Random, n: int) -> Case:
+    """Every item worth one runtime (the ``testing`` estimator's 1.0 in half
+    the draws, else a decimal of 0.001 to 9.999) under a budget that holds
+    them all (their total plus 0 to 2 units): the optimum saves every item.
+    Weights of 1 to ``most`` units; past 12 items, half the draws make a
+    table of :data:`BIG_TABLE_CELLS` to :data:`WEIGHED_CELLS_MOST` cells
+    (every draw past :data:`LARGEST_REAL_ITEMS`), the others one of at most
+    :data:`REGION_CELLS`. A fast path for one
+    runtime that saves the ``k`` lightest items and recomputes
+    ``order[-(n - k):]`` recomputes every item when ``k = n`` (``[-0:]`` is
+    the whole list); one that counts the items that fit from a float sum may
+    save one too few."""
+    most = _most_units(n)
+    if n > LARGEST_REAL_ITEMS or (n > 12 and rng.random() < 0.5):
+        cells = rng.randint(BIG_TABLE_CELLS, WEIGHED_CELLS_MOST)
+        most = max(1, 2 * cells // (n * n) - 1)
+    weights = _split_units(rng, n, most)
+    if n * (sum(weights) + 3) > WEIGHED_CELLS_MOST:  # a heavy draw of few items
+        shrink = WEIGHED_CELLS_MOST / (n * (sum(weights) + 3))
+        weights = [max(1, int(w * shrink)) for w in weights]
+    one = 1.0 if rng.random() < 0.5 else rng.choice(_NON_DYADIC_THOUSANDTHS) / 1000
+    return _unit_case(weights, [one] * n, sum(weights) + rng.randint(0, 2))
+
+
+MEASURED_SPREAD = (0.8, 1.25)
+"""Factors on a layer item's runtime in each repeat of
+:func:`measured_layers_case`: the profile estimator times every block apart."""
+
+MEASURED_HEAVY_WORTH = 4
+"""Runtime per unit of a layer's heaviest item in :func:`measured_layers_case`
+(the others 1 or less): the optimum under room for one of them takes one."""
+
+
+def measured_layers_case(rng: random.Random, n: int, one_heavy: bool | None = None) -> Case:
+    """``n`` items: one layer of 1 to 8 items repeated (item ``i`` weighs what
+    item ``i - p`` weighs: a model's identical blocks), each item worth its
+    layer runtime times :data:`MEASURED_SPREAD` in every repeat, in whole
+    microseconds (measured apart, so items of one weight are rarely copies
+    under SPEC 6.3; whole, so that the exact values stay in int64 and a far
+    scaling of a few of them stays cheap for our solver). The layer's heaviest
+    item weighs ``B`` units and is worth :data:`MEASURED_HEAVY_WORTH` per unit,
+    the others 1 to ``B / 8`` units at 0.2 to 1 per unit (at least 1). With ``one_heavy``
+    (``None``: half the draws) the budget holds one heavy item and not two
+    (``B`` to ``2 B - 1``): the optimum takes the heavy item worth most and
+    fills the rest; else a quarter to three quarters of the total. A fast path that keeps one item
+    per weight among those that cannot share the budget, or that treats
+    items of one weight as copies, must compare their runtimes: the best
+    heavy item is anywhere in the list."""
+    size = rng.randint(1, max(1, min(8, n // 2)))
+    if one_heavy is None:
+        one_heavy = rng.random() < 0.5
+    if one_heavy:
+        heavy = rng.randint(1, max(1, min(5000, REGION_CELLS // (2 * n))))
+    else:
+        heavy = rng.randint(1, max(1, min(5000, 2 * REGION_CELLS * size // (n * n))))
+    layer = [(heavy, float(MEASURED_HEAVY_WORTH * heavy))]
+    for _ in range(size - 1):
+        weight = rng.randint(1, max(1, heavy // 8))
+        layer.append((weight, weight * rng.uniform(0.2, 1.0)))
+    rng.shuffle(layer)
+    items = [
+        (weight, float(max(1, round(worth * rng.uniform(*MEASURED_SPREAD)))))
+        for k in range(n)
+        for weight, worth in [layer[k % size]]
+    ]
+    weights = [w for w, _ in items]
+    budget = heavy + rng.randrange(heavy) if one_heavy else _mid_budget(weights, rng)
+    return _case_of_units(items, budget)
+
+
+def whole_shares_case(rng: random.Random, n: int) -> Case:
+    """``n`` items: a sixteenth to a quarter of them (at least one from 2
+    items) weightless and worth nothing (a view the profiler timed at 0 ms:
+    runtime per unit ``0 / 0``, NaN), the others all of one size of 1 to 5
+    units worth 0.01 to 10 ms, under a whole number of that size, from an
+    eighth to three quarters of them: the optimum is that many of the most
+    valuable, and the densest items fill the budget to the unit. A greedy
+    certificate ("the prefix by runtime per unit fills the budget, so it is
+    optimal") holds only if that order is right; ``sorted`` with a NaN key
+    leaves runs of the list out of order."""
+    empty = min(n - 1, max(1, rng.randint(n // 16, n // 4))) if n >= 2 else 0
+    sized = n - empty
+    share = max(1, rng.randint(sized // 8, 3 * sized // 4))
+    size = rng.randint(1, max(1, min(5, REGION_CELLS // (n * share))))
+    items = [(size, _fractional_runtime(rng)) for _ in range(sized)] + [(0, 0.0)] * empty
+    rng.shuffle(items)
+    return _case_of_units(items, share * size)
+
+
 def one_size_case(rng: random.Random, n: int) -> Case:
     """``n`` items all of one size (1 to 4 units), worth 1 to 1,000, under a
     budget of 1 to 8 such items more than all of them: everything fits. A
@@ -2711,6 +2807,9 @@ REGION_BUILDERS: dict[str, RegionBuilder] = {
     "runtimes on a binary grid, whole total": _binary_grid_region,
     "every runtime one decimal": equal_decimal_runtimes_case,
     "one fits at a time": one_fits_at_a_time_case,
+    "one runtime, every item fits": one_runtime_every_item_fits_case,
+    "layers measured apart": measured_layers_case,
+    "one size under whole shares": whole_shares_case,
     "budget = float sum < quantized sum": _float_sum_budget_region,
     "budget past the float sum, memories quantized up": everything_fits_case,
     "float32-absorbing runtimes": _absorbing_region,

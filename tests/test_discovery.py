@@ -355,6 +355,26 @@ def _one_fits_at_a_time(case: Case) -> bool:
     )
 
 
+def _layers_measured_apart(case: Case) -> bool:
+    """Two items of one weight with different runtimes (one item: no pair)."""
+    runtimes: dict[int, set[float]] = {}
+    for w, r in zip(weights(case), case.runtime, strict=True):
+        runtimes.setdefault(w, set()).add(r)
+    return case.n == 1 or any(len(seen) > 1 for seen in runtimes.values())
+
+
+def _one_size_under_whole_shares(case: Case) -> bool:
+    """The weighed items all of one size, a whole number of which is the
+    budget, not all of them fitting, beside an item of no weight worth 0."""
+    sizes = {w for w in weights(case) if w > 0}
+    return case.n <= 2 or (
+        len(sizes) == 1
+        and budget(case) % min(sizes) == 0
+        and sum(weights(case)) > budget(case)
+        and any(w == 0 and r == 0 for w, r in zip(weights(case), case.runtime, strict=True))
+    )
+
+
 TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
     "exact units": lambda c: all(m == round(m * 10000) / 10000 for m in c.memory),
     "half-way memories": lambda c: any((m * 10000) % 1 == 0.5 for m in c.memory),
@@ -382,6 +402,11 @@ TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
         len(set(c.runtime)) == 1 and Fraction(c.runtime[0]).denominator > 8
     ),
     "one fits at a time": _one_fits_at_a_time,
+    "one runtime, every item fits": lambda c: (
+        len(set(c.runtime)) == 1 and sum(weights(c)) <= budget(c)
+    ),
+    "layers measured apart": _layers_measured_apart,
+    "one size under whole shares": _one_size_under_whole_shares,
     "budget = float sum < quantized sum": lambda c: (
         c.max_memory >= sum(c.memory) and sum(weights(c)) > budget(c)
     ),
