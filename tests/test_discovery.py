@@ -2261,6 +2261,47 @@ def test_every_breadth_phase_holds_the_session_25_regions_past_the_largest_real_
             )
 
 
+SESSION_29_TWINS = {
+    "layers measured apart": ("heavy_weight_ties_keep_the_last_listed_from_256_items", 256, 0),
+    "one size under whole shares": (
+        "greedy_certificate_keyed_inf_times_runtime_from_2048_items",
+        2048,
+        0,
+    ),
+    "one runtime, every item fits": (
+        "one_runtime_lightest_first_split_by_slices_above_8e6_cells",
+        0,
+        8_000_000,
+    ),
+}
+"""Each session 29 region, the planted twin of a blind bug on it, and the
+twin's gate (items, table cells)."""
+
+
+def test_every_breadth_phase_holds_the_session_29_regions_past_the_twins_gates() -> None:
+    """SPEC 3.3, 7.2(b): every breadth phase holds calls of the three session
+    29 regions past the gate of a planted twin of a blind bug on each (from
+    256 items: one item kept per weight among those over half the budget;
+    from 2,048: a greedy certificate sorted on NaN keys; above 8e6 cells:
+    ``order[k - n:]`` when every item fits), and each twin fails one of them
+    (judged as verify judges a third party). The blind bugs passed default
+    ``verify`` before these regions (docs/blind-corpus-23, -24)."""
+    for seed in range(3):
+        cases = [getattr(call, "case", call) for call in breadth_cases(seed)]
+        for region, (twin, items, cells) in SESSION_29_TWINS.items():
+            calls = [
+                c
+                for c in cases
+                if c.n >= items and c.n * (budget(c) + 1) > cells and TIERED_REGIONS[region](c)
+            ]
+            solver = getattr(corpus, twin)
+            assert any(check_call(solver, c, Judge(exact=False)) for c in calls), (
+                seed,
+                region,
+                len(calls),
+            )
+
+
 def test_a_spread_sign_no_draw_can_have_is_an_error_naming_it() -> None:
     """SPEC 7.2: the region that tests the no-crash clause on alike runtimes
     stops with a ValueError naming ``spread_sign`` when no draw can have the

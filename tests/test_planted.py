@@ -148,6 +148,9 @@ FOUND_AT_SCALE = (
     "weightless_items_left_out_when_one_fits_at_a_time_above_5e6_cells",
     "decimal_columns_when_every_weight_is_heavy_above_3e7_cells",
     "weights_to_16_unit_steps_from_512_items_above_2e7_cells",
+    "heavy_weight_ties_keep_the_last_listed_from_256_items",
+    "greedy_certificate_keyed_inf_times_runtime_from_2048_items",
+    "one_runtime_lightest_first_split_by_slices_above_8e6_cells",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;

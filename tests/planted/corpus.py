@@ -2694,6 +2694,69 @@ def weights_to_16_unit_steps_from_512_items_above_2e7_cells(
     return answer(runtime, backtrack(dp, steps, capacity // 16))
 
 
+def heavy_weight_ties_keep_the_last_listed_from_256_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 256 items, of the items over half the budget (no two of them fit
+    together) only one per weight enters the table, the last listed
+    (``{w: i for i, w in ...}``: "a selection takes one heavy item of a
+    size, any will do"). When the best of them is listed before a rival of
+    its weight, the optimum is lost (SPEC 3.3)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) < 256:
+        return exact(memory, runtime, max_memory)
+    heavy = [capacity < 2 * w <= 2 * capacity for w in weights]
+    last = {w: i for i, w in enumerate(weights) if heavy[i]}
+    kept = [i for i, w in enumerate(weights) if not heavy[i] or last[w] == i]
+    return exact_over(kept, weights, runtime, capacity)
+
+
+def greedy_certificate_keyed_inf_times_runtime_from_2048_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 2,048 items, a greedy certificate: items by runtime per unit
+    (weightless ones keyed ``inf * runtime``, "first, whatever they are
+    worth"), taken while they fit; a prefix that fills the budget to the unit
+    is an integral LP optimum, so it is returned. A weightless item worth 0
+    is keyed ``inf * 0.0``, NaN, around which ``sorted`` leaves the list out
+    of order: the prefix that fills the budget need not be the best
+    (SPEC 3.3)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) < 2048:
+        return exact(memory, runtime, max_memory)
+    key = [runtime[i] / w if w else math.inf * runtime[i] for i, w in enumerate(weights)]
+    used, prefix = 0, []
+    for i in sorted(range(len(weights)), key=lambda i: key[i], reverse=True):
+        if used + weights[i] > capacity:
+            break
+        used += weights[i]
+        prefix.append(i)
+    if used != capacity:
+        return exact(memory, runtime, max_memory)
+    return answer(runtime, prefix)
+
+
+def one_runtime_lightest_first_split_by_slices_above_8e6_cells(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Above 8e6 table cells, when every item is worth one runtime, the
+    optimum is the most items that fit, lightest first: no table. The split
+    is ``order[:k]`` saved and ``order[k - n:]`` recomputed, "the last
+    ``n - k``"; when every item fits, ``k - n`` is 0 and every item is
+    recomputed too (SPEC 7.2 b)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    n = len(weights)
+    if n * (capacity + 1) <= 8_000_000 or len(set(runtime)) != 1:
+        return exact(memory, runtime, max_memory)
+    order = sorted(range(n), key=lambda i: weights[i])
+    k = bisect.bisect_right(list(itertools.accumulate(weights[i] for i in order)), capacity)
+    value = float(sum(float(runtime[i]) for i in order[:k]))
+    return value, sorted(order[:k]), sorted(order[k - n :], reverse=True)
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -2827,5 +2890,8 @@ EXPECTED: dict[str, str] = {
     "weightless_items_left_out_when_one_fits_at_a_time_above_5e6_cells": "optimality",
     "decimal_columns_when_every_weight_is_heavy_above_3e7_cells": "optimality",
     "weights_to_16_unit_steps_from_512_items_above_2e7_cells": "feasibility",
+    "heavy_weight_ties_keep_the_last_listed_from_256_items": "optimality",
+    "greedy_certificate_keyed_inf_times_runtime_from_2048_items": "optimality",
+    "one_runtime_lightest_first_split_by_slices_above_8e6_cells": "partition",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
