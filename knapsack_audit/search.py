@@ -1005,7 +1005,7 @@ def breadth_cases(
     past_largest.append(one_at_a_time)
     # Session 29, each from its region's own stream (after its tiers' and
     # few-item draws): blind bugs on them gated at 192 and 2,048 items. Cheap
-    # but one (a table of 1.06e7 cells), they come right after the partitioner
+    # but one (a table of about 9e6 cells), they come right after the partitioner
     # sizes' cheap region calls: listed with the other calls past the largest
     # real call, an audit beside another reached them in the rounds only.
     newest_past_largest = [

@@ -2512,9 +2512,11 @@ def one_runtime_every_item_fits_case(rng: random.Random, n: int) -> Case:
     """Every item worth one runtime (the ``testing`` estimator's 1.0 in half
     the draws, else a decimal of 0.001 to 9.999) under a budget that holds
     them all (their total plus 0 to 2 units): the optimum saves every item.
-    Weights of 1 to ``most`` units; past 12 items, half the draws make a
-    table of :data:`BIG_TABLE_CELLS` to :data:`WEIGHED_CELLS_MOST` cells
-    (every draw past :data:`LARGEST_REAL_ITEMS`), the others one of at most
+    Weights of 1 to ``most`` units; past 12 items, half the draws (every
+    draw past :data:`LARGEST_REAL_ITEMS`) aim at a table of
+    :data:`BIG_TABLE_CELLS` to :data:`WEIGHED_CELLS_MOST` cells, which whole
+    weights of a small ``most`` miss below (8.9e6 to 1.1e7 cells in all,
+    about 9e6 at 2,114 items), the others one of at most
     :data:`REGION_CELLS`. A fast path for one
     runtime that saves the ``k`` lightest items and recomputes
     ``order[-(n - k):]`` recomputes every item when ``k = n`` (``[-0:]`` is
@@ -2547,13 +2549,14 @@ def measured_layers_case(rng: random.Random, n: int, one_heavy: bool | None = No
     layer runtime times :data:`MEASURED_SPREAD` in every repeat, in whole
     microseconds (measured apart, so items of one weight are rarely copies
     under SPEC 6.3; whole, so that the exact values stay in int64 and a far
-    scaling of a few of them stays cheap for our solver). The layer's heaviest
-    item weighs ``B`` units and is worth :data:`MEASURED_HEAVY_WORTH` per unit,
-    the others 1 to ``B / 8`` units at 0.2 to 1 per unit (at least 1). With ``one_heavy``
-    (``None``: half the draws) the budget holds one heavy item and not two
-    (``B`` to ``2 B - 1``): the optimum takes the heavy item worth most and
-    fills the rest; else a quarter to three quarters of the total. A fast path that keeps one item
-    per weight among those that cannot share the budget, or that treats
+    scaling of a few of them stays cheap for our solver). The layer's
+    heaviest item weighs ``B`` units and is worth :data:`MEASURED_HEAVY_WORTH`
+    per unit, the others 1 to ``B / 8`` units at 0.2 to 1 per unit (at least
+    1). With ``one_heavy`` (``None``: half the draws) the budget holds one
+    heavy item and not two (``B`` to ``2 B - 1``): the optimum takes the
+    heavy item worth most and fills the rest; else a quarter to three
+    quarters of the total. A fast path that keeps one item per weight among
+    those that cannot share the budget, or that treats
     items of one weight as copies, must compare their runtimes: the best
     heavy item is anywhere in the list."""
     size = rng.randint(1, max(1, min(8, n // 2)))
@@ -2570,8 +2573,7 @@ def measured_layers_case(rng: random.Random, n: int, one_heavy: bool | None = No
     rng.shuffle(layer)
     items = [
         (weight, float(max(1, round(worth * rng.uniform(*MEASURED_SPREAD)))))
-        for k in range(n)
-        for weight, worth in [layer[k % size]]
+        for weight, worth in (layer[k % size] for k in range(n))
     ]
     weights = [w for w, _ in items]
     budget = heavy + rng.randrange(heavy) if one_heavy else _mid_budget(weights, rng)
