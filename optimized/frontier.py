@@ -17,6 +17,12 @@ the largest frontier; the caller bounds ``F`` by ``max_states`` and falls
 back to the dense Hirschberg DP when it is exceeded. Masks are int64, so at
 most :data:`MAX_ITEMS` items.
 
+With ``dtype=None`` (a core whose total value passes int64) the same merge
+runs on lists of Python ints: exact for any magnitude, O(F) Python steps per
+item, and the same tie rules, so it returns the tensor merge's subset. The
+alternative there, the dense driver over Python ints, costs O(C) Python steps
+per item: 16 items under 1.1e7 units took 109 s (measured, session 30).
+
 Equivalent to, but much faster for ``C >> 2**n_c`` than: the dense profile
 of :mod:`.backends` (same optimum; the selection may differ among ties).
 
@@ -28,6 +34,7 @@ Pisinger 2004, sec. 3.4.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 
 import torch
 
@@ -40,15 +47,18 @@ def solve_by_frontier(
     values: Sequence[int],
     items: Sequence[int],
     capacity: int,
-    dtype: torch.dtype,
+    dtype: torch.dtype | None,
     max_states: int,
 ) -> list[int] | None:
     """An optimal subset of ``items`` within ``capacity``, or ``None`` if the
     frontier would exceed ``max_states`` entries.
 
     Precondition: ``len(items) <= MAX_ITEMS``, ``weights >= 1``, ``values > 0``,
-    and ``sum(values) <= iinfo(dtype).max`` (every entry is a subset value).
+    and ``sum(values) <= iinfo(dtype).max`` (every entry is a subset value);
+    ``dtype=None`` computes in Python ints (:func:`_solve_in_python_ints`).
     """
+    if dtype is None:
+        return _solve_in_python_ints(weights, values, items, capacity, max_states)
     frontier_w = torch.zeros(1, dtype=torch.int64)
     frontier_v = torch.zeros(1, dtype=dtype)
     frontier_m = torch.zeros(1, dtype=torch.int64)
@@ -67,4 +77,43 @@ def solve_by_frontier(
         if frontier_w.numel() > max_states:
             return None
     mask = int(frontier_m[-1])
+    return [item for bit, item in enumerate(items) if mask >> bit & 1]
+
+
+_LIGHTER_THEN_RICHER = itemgetter(0, 1)
+"""Sort key of a Python-int entry ``(W, -V, mask)``: weight ascending, value
+descending, as the tensor merge's two stable argsorts."""
+
+
+def _solve_in_python_ints(
+    weights: Sequence[int],
+    values: Sequence[int],
+    items: Sequence[int],
+    capacity: int,
+    max_states: int,
+) -> list[int] | None:
+    """:func:`solve_by_frontier` on lists of Python ints, for any magnitude.
+
+    Entries are ``(W, -V, mask)``. Invariant after each item: ``W`` strictly
+    increasing and ``V`` strictly increasing along the list, each entry a
+    subset of the items so far. Both merged runs are sorted by the key, and
+    ``sorted`` is stable with the old frontier listed first, so ties are broken
+    by position as in the tensor merge; an entry is kept only if its value
+    beats every entry before it (the tensor merge's ``cummax`` test).
+    """
+    frontier: list[tuple[int, int, int]] = [(0, 0, 0)]
+    for bit, item in enumerate(items):
+        w, v, flag = weights[item], values[item], 1 << bit
+        room = capacity - w
+        shifted = [(fw + w, fv - v, fm | flag) for fw, fv, fm in frontier if fw <= room]
+        kept: list[tuple[int, int, int]] = []
+        best = 1  # above every -V, so the lightest entry is kept
+        for entry in sorted(frontier + shifted, key=_LIGHTER_THEN_RICHER):
+            if entry[1] < best:
+                kept.append(entry)
+                best = entry[1]
+        frontier = kept
+        if len(frontier) > max_states:
+            return None
+    mask = frontier[-1][2]
     return [item for bit, item in enumerate(items) if mask >> bit & 1]

@@ -43,10 +43,11 @@ the reductions' R1-R3 of the same modules):
      ``Config.python_table_cells`` cells by one Python-int table (there, kernel
      launches would cost more than the cells); a core of at most 62 items
      with a large capacity first by the sparse Pareto frontier
-     (:mod:`.frontier`, proofs/09), which gives up beyond ``(C + 1) / 16``
-     states; else the Hirschberg driver (:mod:`.driver`, proofs/06) over an
-     array backend (:mod:`.backends`): sliding-window rows computed only on
-     the columns that can matter (proofs/04, Lemma 4.4) and base cases with
+     (:mod:`.frontier`, proofs/09; in Python ints when the values pass
+     int64), which gives up beyond ``(C + 1) / 16`` states; else the
+     Hirschberg driver (:mod:`.driver`, proofs/06) over an array backend
+     (:mod:`.backends`): sliding-window rows computed only on the columns
+     that can matter (proofs/04, Lemma 4.4) and base cases with
      packed decision bits (Lemma 4.3), in ``torch.int32`` or ``torch.int64``
      when the core's total value fits (exact: every table entry is the value
      of a subset, at most that total), else in Python integers (exact for any
@@ -403,11 +404,7 @@ def _solve_without_driver(core: Core, dtype: torch.dtype | None) -> list[int] | 
     cells, config = core.cells, current()
     if cells <= config.python_table_cells:
         return PythonBackend(core.weights, core.values).solve_small(core.items, core.capacity)
-    if (
-        dtype is None
-        or len(core.items) > config.frontier_max_items
-        or cells < config.frontier_min_cells
-    ):
+    if len(core.items) > config.frontier_max_items or cells < config.frontier_min_cells:
         return None
     states = (core.capacity + 1) // FRONTIER_STATES_PER_UNIT
     return solve_by_frontier(core.weights, core.values, core.items, core.capacity, dtype, states)

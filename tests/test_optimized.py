@@ -483,6 +483,53 @@ def test_large_capacity_small_core_takes_the_frontier(
     assert answers and answers[-1] is not None
 
 
+def test_the_frontier_in_python_ints_returns_the_tensor_merge_subset() -> None:
+    """SPEC 3.3, 6.2: with ``dtype=None`` (values past int64) the frontier merges
+    lists of Python ints with the tensor merge's tie rules: on cores within int64
+    both return the same subset and give up at the same state limit; past int64
+    the subset is optimal (checked in exact integers)."""
+    rng = random.Random(11)
+    for _ in range(80):
+        n = rng.randint(1, 24)
+        weights, values, capacity = _random_core(rng, n, 2**20)
+        items = list(range(n))
+        for states in (10**6, rng.randint(1, 40)):
+            tensor = frontier.solve_by_frontier(
+                weights, values, items, capacity, torch.int64, states
+            )
+            assert frontier.solve_by_frontier(weights, values, items, capacity, None, states) == (
+                tensor
+            )
+        huge = [v * 2**62 + rng.randint(0, 2**40) for v in values]
+        chosen = frontier.solve_by_frontier(weights, huge, items, capacity, None, 10**6)
+        assert chosen is not None
+        invariants.check_selection(weights, huge, items, capacity, chosen)
+
+
+def test_a_few_item_core_past_int64_takes_the_frontier(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SPEC 3.3: a layer of two items repeated 8 times, runtimes of four
+    decimals (their exact scaled sum passes int64), under 2.8e5 units, room
+    for four heavy items: the core goes to the Python-int frontier, which
+    answers, and the answer is optimal. The dense Python-int driver took 109 s
+    on this call scaled to 1.1e7 units (session 30)."""
+    answers: list[list[int] | None] = []
+    original = frontier.solve_by_frontier
+
+    def spy(*args: object) -> list[int] | None:
+        answers.append(original(*args))  # type: ignore[arg-type]
+        return answers[-1]
+
+    monkeypatch.setattr(solver, "solve_by_frontier", spy)
+    memory = [6.65, 0.35] * 8
+    runtime = [519.4511, 1.5609, 471.2003, 1.55, 576.904, 1.9857, 641.5214, 1.3201]
+    runtime += [486.7395, 1.3104, 550.1031, 1.7045, 635.285, 1.4578, 611.4564, 1.9335]
+    assert sum(validation.integer_runtimes(runtime)[0]) > torch.iinfo(torch.int64).max
+    assert_optimal(memory, runtime, 28.0)
+    assert answers and answers[-1] is not None
+
+
 def test_frontier_uses_all_62_mask_bits() -> None:
     """SPEC 3.3: Item 61 (the highest mask bit) is saved and decoded."""
     weights, values = [2] * 61 + [1], [1] * 61 + [5]
