@@ -50,8 +50,9 @@ the reductions' R1-R3 of the same modules):
      that can matter (proofs/04, Lemma 4.4) and base cases with
      packed decision bits (Lemma 4.3), in ``torch.int32`` or ``torch.int64``
      when the core's total value fits (exact: every table entry is the value
-     of a subset, at most that total), else in Python integers (exact for any
-     magnitude). Every table is read back by the one canonical backtracking,
+     of a subset, at most that total), else in two int64 words per cell
+     (:mod:`.two_word`, totals below 2**95), else in Python integers (exact
+     for any magnitude). Every table is read back by the one canonical backtracking,
      :func:`knapsack_audit.reference.table.backtrack`.
 
 4. *Map back* (:func:`.grouping.lowest_copies`, SPEC 6.3): counts per type,
@@ -105,7 +106,7 @@ from knapsack_audit.reference.validation import (
     validate,
 )
 
-from . import bounded, checks, driver, repeated
+from . import bounded, checks, driver, repeated, two_word
 from .backends import (
     DECISION_BYTES_FLOOR,
     PYTHON_BASE_CASE_CELLS,
@@ -422,6 +423,13 @@ def _backend(instance: Instance, core: Core, dtype: torch.dtype | None) -> Profi
                 len(core.items), capacity, dtype, UPSTREAM_ROW_BYTES * (instance.capacity + 1)
             ),
         )
+    if core.value_total <= two_word.MAX_TOTAL:
+        require_buffer_fits(
+            instance,
+            two_word.ROW_BYTES * (capacity + 1) + current().bool_table_cells,
+            f"{two_word.ROW_BYTES} bytes x (C+1) and a decision table, C={capacity}",
+        )
+        return two_word.TwoWordBackend(weights, values, capacity)
     base_cells = max(PYTHON_BASE_CASE_CELLS, capacity + 1)
     require_buffer_fits(
         instance,

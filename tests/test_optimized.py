@@ -26,6 +26,7 @@ from knapsack_audit.optimized import (
     frontier,
     reductions,
     solver,
+    two_word,
 )
 from knapsack_audit.optimized import checks as invariants
 from knapsack_audit.optimized.config import Config
@@ -196,27 +197,41 @@ def test_buffers_always_fit_is_tight() -> None:
     assert solver.solver_buffer_bytes(1, 1 << 21, 1 << 21)[0] > ALWAYS_FITS_BYTES
 
 
-def test_python_int_buffers_are_checked_by_their_formula(monkeypatch: pytest.MonkeyPatch) -> None:
-    """SPEC 1.6: a core whose total value exceeds int64 is solved in Python ints,
-    and its buffers, ``(max(2**16, C + 1) + 5 (C + 1)) * 48`` bytes by the
-    solver's docstring, are checked before any allocation: refused when more
-    than is available, with that count in the message. Two items of one unit
-    with runtimes of 2**-36 resolution scale the others (runtimes near 1e9,
-    all of one efficiency, so the bounds fix none) past 2**63; C = Q = 300000
-    columns (86 MB, above the 64 MiB that is never checked)."""
+@pytest.mark.parametrize(
+    ("resolution", "budget", "layout"),
+    [
+        (2.0**-36, 100.0, "72 bytes x (C+1) and a decision table, C=1000000"),
+        (2.0**-70, 30.0, "300001 + 5 x (C+1) Python-int cells, C=300000"),
+    ],
+    ids=["two words", "python ints"],
+)
+def test_wide_value_buffers_are_checked_by_their_formula(
+    resolution: float, budget: float, layout: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SPEC 1.6: a core whose total value exceeds int64 is solved in two int64
+    words per cell below 2**95, in Python ints beyond, and its buffers,
+    ``72 (C + 1) + Config.bool_table_cells`` or ``(max(2**16, C + 1) + 5 (C + 1))
+    * 48`` bytes by the solver's docstring, are checked before any allocation:
+    refused when more than is available, with that count in the message. Two
+    items of one unit with runtimes of 2**-36 (or 2**-70) resolution scale the
+    others (runtimes near 1e9 per GB, all of one efficiency, so the bounds fix
+    none) past 2**63 (or 2**95); 1,000,001 columns (72 MB) or 300,001 (86 MB),
+    above the 64 MiB that is never checked."""
     monkeypatch.setattr(validation, "memory_headroom", lambda: (0, "a test's limit"))
     rng = random.Random(0)
-    memory = [rng.randint(10000, 15000) / 10000 for _ in range(60)]
+    scale = budget / 30.0
+    memory = [rng.randint(10000, 15000) * scale / 10000 for _ in range(60)]
     runtime = [m * 1e9 + rng.randint(0, 10**6) for m in memory]
     memory[:2] = [1e-4, 1e-4]
-    runtime[:2] = [1e5 + 3 * 2.0**-36, 1e5 + 5 * 2.0**-36]
+    runtime[:2] = [3 * resolution, 5 * resolution]
     with pytest.raises(BudgetTooLargeError) as refused:
-        dp_knapsack_sliding_hirschberg(memory, runtime, 30.0)
-    columns = 300000 + 1
-    needed = (max(2**16, columns) + 5 * columns) * 48
-    assert f"(300001 + 5 x (C+1) Python-int cells, C=300000) need {needed} bytes" in str(
-        refused.value
-    )
+        dp_knapsack_sliding_hirschberg(memory, runtime, budget)
+    columns = round(budget * 1e4) + 1
+    if layout.startswith("72"):
+        needed = 72 * columns + Config().bool_table_cells
+    else:
+        needed = (max(2**16, columns) + 5 * columns) * 48
+    assert f"({layout}) need {needed} bytes" in str(refused.value)
 
 
 @pytest.mark.parametrize(
@@ -357,6 +372,76 @@ def test_torch_and_python_backends_agree(
         assert torch_backend.small_items(capacity) >= min(n, base)
         assert driver.solve(torch_backend, weights, values, items, capacity) == python
         invariants.check_selection(weights, values, items, capacity, python)
+
+
+def _wide_values(rng: random.Random, n: int) -> list[int]:
+    """Values past int64 whose low words sit at the carry's edges: low words of
+    0, 1, 2**32 - 1 and random ones, high words from 0 to 2**55 (so that 70 of
+    them stay within the backend's precondition, ``two_word.MAX_TOTAL``)."""
+    lows = [0, 1, 2**31, 2**32 - 1, 2**32 - 2]
+    return [
+        max(
+            1,
+            rng.choice([0, 1, rng.randint(0, 2**55)]) << 32
+            | rng.choice([*lows, rng.randint(0, 2**32 - 1)]),
+        )
+        for _ in range(n)
+    ]
+
+
+@pytest.mark.parametrize("base", [1, 2, 3, 32, 1 << 30])
+def test_two_word_and_python_backends_agree(base: int, configure: Configure) -> None:
+    """SPEC 3.3, 6.2: the two-word backend (values past int64) returns the
+    Python-int backend's profiles, splits and selections (same recurrence, same
+    tie rules, same split range), on values whose low words make and miss the
+    carry, with copies of one value (ties), with checks on."""
+    configure(base_case_items=base, debug_checks=base == 1, bool_table_cells=1 << 16)
+    rng = random.Random(100 + base)
+    for _ in range(40):
+        n = rng.randint(1, 70)
+        weights = [rng.randint(1, 12) for _ in range(n)]
+        values = _wide_values(rng, n)
+        if rng.random() < 0.3:
+            values = [values[0]] * n  # every subset of k items ties
+        capacity = rng.randint(0, sum(weights))
+        items = list(range(n))
+        assert sum(values) <= two_word.MAX_TOTAL
+        python_backend = backends.PythonBackend(weights, values)
+        wide = two_word.TwoWordBackend(weights, values, capacity)
+        assert wide.profile(items, capacity) == python_backend.profile(items, capacity)
+        middle = n // 2
+        if sum(w for w in weights if w <= capacity) > capacity and middle:
+            left, right = items[:middle], items[middle:]
+            assert wide.best_split(left, right, capacity) == python_backend.best_split(
+                left, right, capacity
+            )
+        python = driver.solve(python_backend, weights, values, items, capacity)
+        assert driver.solve(wide, weights, values, items, capacity) == python
+        invariants.check_selection(weights, values, items, capacity, python)
+
+
+def test_cores_past_int64_take_the_two_word_backend(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SPEC 3.3: a core of more than 62 items whose total value passes int64
+    (300 runtimes of four decimals, 100 per GB of memory plus 0.1: strongly
+    correlated) is solved by the two-word backend, and the answer is optimal;
+    the Python-int driver took 14.5 s on such a call of the breadth phase
+    (1,057 items, 10,199 units)."""
+    made: list[object] = []
+    original = two_word.TwoWordBackend
+
+    def spy(*args: Any) -> two_word.TwoWordBackend:
+        made.append(original(*args))
+        return made[-1]  # type: ignore[return-value]
+
+    monkeypatch.setattr(two_word, "TwoWordBackend", spy)
+    rng = random.Random(0)
+    memory = [round(rng.uniform(0.0001, 0.02), 4) for _ in range(300)]
+    runtime = [round(m * 100 + 0.1, 4) for m in memory]
+    assert sum(validation.integer_runtimes(runtime)[0]) > torch.iinfo(torch.int64).max
+    assert_optimal(memory, runtime, 0.5)
+    assert made
 
 
 class _Corrupted(backends.PythonBackend):
