@@ -129,6 +129,7 @@ from knapsack_audit.strategies import (
     past_the_total_case,
     periodic_layers_case,
     power_of_two_sizes_case,
+    profiled_huge_budget_case,
     proportional_off_grid_case,
     region_case,
     scale_cases,
@@ -576,12 +577,15 @@ NEWEST_REGIONS = {
     "one runtime, every item fits": "the region one runtime, every item fits",
     "layers measured apart": "the region layers measured apart",
     "one size under whole shares": "the region one size under whole shares",
+    "profiled runtimes of four decimals": "the region profiled runtimes of four decimals",
 }
 """Regions added since session 26, each with the name of its random stream:
 the breadth phase draws their cases at every size tier, and at a few items
 carried to huge tables, from that stream, so that every other call stays
 what it was (session 27's region has a stream of its own, so that session
-26's stays the same too). Rotated in with
+26's stays the same too). Session 30's, "profiled runtimes of four
+decimals", holds values past int64 in tables met in full: our solver's
+two-word backend and its Pareto frontier in Python ints. Rotated in with
 the others, one more region changed which regions the tiny tiers drew, and
 with them the bases of the big tables: two tests of calls that kill
 mutants of our solver lost their call at a seed."""
@@ -596,6 +600,13 @@ NEWEST_PAST_LARGEST_REGIONS = (
 call (:data:`~knapsack_audit.strategies.PAST_LARGEST_ITEMS`) from its own
 stream: blind bugs on them switched on at 192 and 2,048 items and above 8e6
 cells, where no breadth call held their pattern."""
+
+
+PROFILED_FRONTIER_DRAWS = 3
+"""Calls of :func:`~knapsack_audit.strategies.profiled_huge_budget_case` in
+the breadth phase, with the huge-budget cases: 16 items whose exact runtimes
+pass int64 under 5e6 to 6.3e6 cells (ours answers them by the Pareto frontier
+in Python ints, or by two int64 words per cell where the frontier gives up)."""
 
 
 MEASURED_LAYERS_SIZES = (SCALE_SIZES[0], LARGEST_REAL_ITEMS, PAST_LARGEST_ITEMS)
@@ -694,7 +705,8 @@ def breadth_cases(
     case of
     :data:`~knapsack_audit.strategies.HUGE_BUDGET_ITEMS` items per runtime
     kind of :data:`~knapsack_audit.strategies.HUGE_BUDGET_NOISES` (the
-    longest Pareto frontiers: a sparse method's state buffer),
+    longest Pareto frontiers: a sparse method's state buffer) and
+    :data:`PROFILED_FRONTIER_DRAWS` with runtimes of four decimals past int64,
     :data:`SHORT_OF_TOTAL_DRAWS` calls under a budget a unit short of the
     total weight, one case of every value region at the partitioner's
     sizes, and :data:`SPLITTING_DRAWS` strongly correlated ones of each of
@@ -953,6 +965,13 @@ def breadth_cases(
         )
         assert padded is not None
         few_items_far_padded.append(KnownCase.of(padded))
+    # Session 30, from the region's own stream (after its tiers' and few-item
+    # draws): past int64 in a core that every item decides.
+    profiled_rng = newest_rngs["profiled runtimes of four decimals"]
+    profiled_frontiers = [
+        profiled_huge_budget_case(profiled_rng, HUGE_BUDGET_ITEMS)
+        for _ in range(PROFILED_FRONTIER_DRAWS)
+    ]
     over_in_float = [
         over_in_float_case(rng, n, over) for over, n in _each_at_a_size(rng, OVER_IN_FLOAT)
     ]
@@ -1062,6 +1081,7 @@ def breadth_cases(
     costliest: list[BreadthCase] = [
         *[case for case in dropped if _cells(case) >= HUGE_BUDGET_CELLS],
         *frontiers,
+        *profiled_frontiers,
         *short_of_total,
         *by_tier[last],
         *splitting,

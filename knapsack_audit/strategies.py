@@ -1658,6 +1658,28 @@ def huge_budget_case(rng: random.Random, n: int, noise: int | None = None) -> Ca
     return _unit_case(weights, runtime, q)
 
 
+def profiled_huge_budget_case(rng: random.Random, n: int) -> Case:
+    """Few items (at most :data:`HUGE_BUDGET_ITEMS`) under a budget that makes
+    ``n x Q`` 1.2 to 1.5 times :data:`HUGE_BUDGET_CELLS` (as
+    :func:`huge_budget_case`), half the total weight, with weights spread over
+    fifteen octaves (``K 2**u``, ``u`` uniform in -14..1: a layer's small and large
+    activations) and runtimes as profiled: the weight times one rate of
+    :data:`PROFILED_RATES` times 0.8 to 1.25, in milliseconds of four decimals
+    (at least 0.0001). Every item decides, and the runtimes span hundreds of
+    times, so the exact values, scaled to the finest denominator, pass
+    ``2**63``: a sparse method over int64 must leave it (ours: the Pareto
+    frontier in Python ints), and a dense table of them costs a Python-int
+    solver ``n x Q`` steps."""
+    n = min(n, HUGE_BUDGET_ITEMS)
+    q = rng.randint(6 * HUGE_BUDGET_CELLS // (5 * n), 3 * HUGE_BUDGET_CELLS // (2 * n))
+    shares = [2.0 ** rng.uniform(-14, 1) for _ in range(n)]
+    unit = 2 * q / sum(shares)
+    weights = [max(1, round(share * unit)) for share in shares]
+    rate = rng.uniform(*PROFILED_RATES)
+    runtime = [max(0.0001, round(w * rate * rng.uniform(0.8, 1.25), 4)) for w in weights]
+    return _unit_case(weights, runtime, sum(weights) // 2)
+
+
 PACKED_TABLE_CELLS = 1 << 25
 """A table of more cells than this (3.4e7) keeps its decisions packed in
 words where a solver keeps every decision of every budget (ours:
@@ -2599,6 +2621,39 @@ def whole_shares_case(rng: random.Random, n: int) -> Case:
     return _case_of_units(items, share * size)
 
 
+PROFILED_RATES = (0.001, 1.0)
+"""Milliseconds per unit of memory of a "profiled runtimes of four decimals"
+case: one rate per case, drawn in this range."""
+
+
+def profiled_runtimes_case(rng: random.Random, n: int) -> Case:
+    """``n`` items timed by a profiler in milliseconds of four decimals (the
+    ``profile`` estimator's runtimes): each worth its weight (1 to ``most``
+    units) times one rate of :data:`PROFILED_RATES`, plus an overhead of a
+    tenth of ``most`` units' worth (half the draws: strongly correlated) or
+    times 0.97 to 1.03, rounded to four decimals (at least 0.0001); one item
+    of one unit worth 0.0001 to 0.0009 ms (a view); the budget a quarter to
+    three quarters of the total weight. The view's exact runtime has a
+    denominator of ``2**63`` or more, so once any item is worth 1 ms the
+    scaled integers pass ``2**63`` (an exact solver leaves int64: ours for two
+    int64 words per cell, or the Pareto frontier in Python ints), and nearly
+    one efficiency leaves bounds little to fix. ``n * Q`` is at most about
+    :data:`REGION_CELLS` / 8: a pure-Python table pays about twice as much
+    per cell for integers past ``2**63``."""
+    most = max(1, min(5000, REGION_CELLS // (2 * n * n)))
+    weights = [rng.randint(1, most) for _ in range(n)]
+    view = rng.randrange(n)
+    weights[view] = 1
+    rate = rng.uniform(*PROFILED_RATES)
+    if rng.random() < 0.5:  # strongly correlated: every item pays one overhead
+        overhead = rate * most / 10
+        runtime = [max(0.0001, round(w * rate + overhead, 4)) for w in weights]
+    else:
+        runtime = [max(0.0001, round(w * rate * rng.uniform(0.97, 1.03), 4)) for w in weights]
+    runtime[view] = rng.randint(1, 9) / 10000
+    return _unit_case(weights, runtime, _mid_budget(weights, rng))
+
+
 def one_size_case(rng: random.Random, n: int) -> Case:
     """``n`` items all of one size (1 to 4 units), worth 1 to 1,000, under a
     budget of 1 to 8 such items more than all of them: everything fits. A
@@ -2812,6 +2867,7 @@ REGION_BUILDERS: dict[str, RegionBuilder] = {
     "one runtime, every item fits": one_runtime_every_item_fits_case,
     "layers measured apart": measured_layers_case,
     "one size under whole shares": whole_shares_case,
+    "profiled runtimes of four decimals": profiled_runtimes_case,
     "budget = float sum < quantized sum": _float_sum_budget_region,
     "budget past the float sum, memories quantized up": everything_fits_case,
     "float32-absorbing runtimes": _absorbing_region,

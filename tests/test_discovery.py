@@ -37,10 +37,13 @@ from knapsack_audit.optimized import (
     grouping,
     reductions,
     solver,
+    two_word,
 )
+from knapsack_audit.optimized import frontier as frontier_module
 from knapsack_audit.optimized.backends import TorchBackend
 from knapsack_audit.properties import Judge, check_call, exact_value, know_optimum, tolerance
 from knapsack_audit.reference import exact_optimum, quantize
+from knapsack_audit.reference.validation import integer_runtimes
 from knapsack_audit.scaling import (
     FEW_ITEMS,
     FEW_ITEMS_FAR_CELLS,
@@ -407,6 +410,9 @@ TIERED_REGIONS: dict[str, Callable[[Case], bool]] = {
     ),
     "layers measured apart": _layers_measured_apart,
     "one size under whole shares": _one_size_under_whole_shares,
+    "profiled runtimes of four decimals": lambda c: (
+        all(round(r, 4) == r for r in c.runtime) and any(0 < r < 0.001 for r in c.runtime)
+    ),
     "budget = float sum < quantized sum": lambda c: (
         c.max_memory >= sum(c.memory) and sum(weights(c)) > budget(c)
     ),
@@ -529,6 +535,46 @@ def test_huge_budget_cases_reach_our_sparse_frontier(monkeypatch: pytest.MonkeyP
         monkeypatch, solver, "solve_by_frontier", "few items, huge budget", 6, 7
     )
     assert sum(answer is not None for answer in answers) >= 4, answers
+
+
+def test_every_breadth_phase_reaches_our_solver_past_int64(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SPEC 3.1, 3.3: every breadth phase (seeds 0-2) holds calls of 16 items
+    whose runtimes of four decimals pass int64 once scaled exactly, in tables of
+    2**22 cells or more (``strategies.profiled_huge_budget_case``). Over the
+    three seeds they reach both of our solver's paths past int64 (the Pareto
+    frontier in Python ints, and two int64 words per cell where it gives up),
+    and every answer is optimal. Before session 30 no breadth call reached
+    either: the frontier needed an array dtype, and its dense fallback in
+    Python ints took up to 109 s on such a call."""
+    used = {"python-int frontier": 0, "two words": 0}
+    python_ints, two_words = frontier_module._solve_in_python_ints, two_word.TwoWordBackend
+
+    def frontier_spy(*args: Any) -> Any:
+        used["python-int frontier"] += 1
+        return python_ints(*args)
+
+    def backend_spy(*args: Any) -> Any:
+        used["two words"] += 1
+        return two_words(*args)
+
+    monkeypatch.setattr(frontier_module, "_solve_in_python_ints", frontier_spy)
+    monkeypatch.setattr(two_word, "TwoWordBackend", backend_spy)
+    for seed in range(3):
+        calls = [
+            c
+            for c in (getattr(call, "case", call) for call in breadth_cases(seed))
+            if c.n == 16
+            and c.n * (budget(c) + 1) >= 2**22
+            and all(round(r, 4) == r for r in c.runtime)
+            and sum(integer_runtimes(list(c.runtime))[0]) > torch.iinfo(torch.int64).max
+        ]
+        assert calls, seed
+        for case in calls:
+            value, _, _ = dp_knapsack_sliding_hirschberg(*case.arguments())
+            assert value == float(exact_optimum(*case.arguments()).value)
+    assert all(used.values()), used
 
 
 def test_integer_limit_cases_reach_our_bounded_rows_at_both_widths(
