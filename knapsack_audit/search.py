@@ -104,6 +104,7 @@ from knapsack_audit.strategies import (
     copy_runs_case,
     correlated_case,
     dominant_out_of_reach_case,
+    dwarfed_copies_case,
     equal_decimal_runtimes_case,
     everything_fits_case,
     exact_fit_case,
@@ -117,8 +118,10 @@ from knapsack_audit.strategies import (
     huge_budget_case,
     measured_layers_case,
     one_fits_at_a_time_case,
+    one_fitting_size_among_heavy_case,
     one_paying_case,
     one_per_node_case,
+    one_runtime_nothing_fits_case,
     one_sided_optimum_case,
     one_size_case,
     over_a_half_way_up_budget_case,
@@ -128,6 +131,7 @@ from knapsack_audit.strategies import (
     past_power_copies_case,
     past_the_total_case,
     periodic_layers_case,
+    periodic_saved_below_case,
     power_of_two_sizes_case,
     profiled_huge_budget_case,
     proportional_off_grid_case,
@@ -602,6 +606,27 @@ stream: blind bugs on them switched on at 192 and 2,048 items and above 8e6
 cells, where no breadth call held their pattern."""
 
 
+COMPOSITE_PATTERNS = (
+    one_runtime_nothing_fits_case,
+    dwarfed_copies_case,
+    periodic_saved_below_case,
+    one_fitting_size_among_heavy_case,
+)
+"""Patterns the breadth phase makes at each of :data:`COMPOSITE_SIZES`, right
+after the partitioner sizes' cheap region calls (session 30): every runtime
+equal and nothing fits; many exact copies beside one runtime that dwarfs the
+rest on an item too heavy to save; exact repeats of a block where the top
+blocks save nothing; one fitting size among items heavier than the budget,
+one of them first. Four blind bugs on them, gated at 128 to 384 items (or 64
+copies), passed default ``verify``: the regions drew each pattern's parts,
+never the whole at those sizes (docs/blind-corpus-25, -26)."""
+
+
+COMPOSITE_SIZES = (LARGEST_REAL_ITEMS, PAST_LARGEST_ITEMS)
+"""Item counts of :data:`COMPOSITE_PATTERNS`' calls (each at most
+:data:`~knapsack_audit.strategies.REGION_CELLS` cells)."""
+
+
 PROFILED_FRONTIER_DRAWS = 3
 """Calls of :func:`~knapsack_audit.strategies.profiled_huge_budget_case` in
 the breadth phase, with the huge-budget cases: 16 items whose exact runtimes
@@ -1034,6 +1059,12 @@ def breadth_cases(
     layers_rng = newest_rngs["layers measured apart"]
     newest_past_largest += [
         measured_layers_case(layers_rng, n, one_heavy=True) for n in MEASURED_LAYERS_SIZES
+    ]
+    # Session 30, from a stream of their own: blind bugs gated at 128 to 384
+    # items (or 64 copies) passed on these patterns at large sizes.
+    composite_rng = random.Random(f"{seed}: session 30 patterns at large sizes")
+    newest_past_largest += [
+        build(composite_rng, n) for n in COMPOSITE_SIZES for build in COMPOSITE_PATTERNS
     ]
     last_tier_cheap = [case for case in by_tier[last] if _cells(case) < HUGE_BUDGET_CELLS]
     up_to_the_real_calls: list[BreadthCase] = [

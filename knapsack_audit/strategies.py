@@ -2654,6 +2654,96 @@ def profiled_runtimes_case(rng: random.Random, n: int) -> Case:
     return _unit_case(weights, runtime, _mid_budget(weights, rng))
 
 
+def one_runtime_nothing_fits_case(rng: random.Random, n: int) -> Case:
+    """``n`` items of 1 to 50 units, every one worth the same runtime (the
+    ``testing`` estimator's 1.0, or one decimal), under a budget below the
+    lightest of them (0 in a third of the draws): nothing fits, the optimum
+    saves nothing. A fast path for one runtime ("save as many as fit, the
+    lightest") that counts how many fit must handle none: a ``k``-th value or
+    a ``k - 1`` index of ``k = 0`` crashes or takes an item."""
+    weights = [rng.randint(1, 50) for _ in range(n)]
+    runtime = rng.choice([1.0, round(rng.uniform(0.1, 10.0), 1)])
+    budget = 0 if rng.random() < 1 / 3 else rng.randrange(min(weights))
+    return _unit_case(weights, [runtime] * n, budget)
+
+
+DWARF_FACTORS = (2e6, 1e9)
+"""How many times every other runtime the dwarfing runtime of
+:func:`dwarfed_copies_case` is, at least and at most."""
+
+
+def dwarfed_copies_case(rng: random.Random, n: int) -> Case:
+    """``n`` items: ``n - 1`` drawn from a pool of ``n / 4`` distinct items of 2 to
+    4 sizes (1 to 20 units) worth 0.1 to 5 (so about three quarters of them are
+    exact copies of another, SPEC 6.3), and one item heavier than the budget
+    worth :data:`DWARF_FACTORS` times the dearest other (a huge op, or a "never
+    recompute" cost), under an eighth to a half of the others' total weight (at
+    most :data:`REGION_CELLS` cells). A key that reads a runtime as its share of
+    the largest (rounded) gives every other item the same share, so items of one
+    size and different runtimes look like copies; the optimum needs the dearest
+    of each size."""
+    sizes = [rng.randint(1, 20) for _ in range(rng.randint(2, 4))]
+    pool = [(rng.choice(sizes), round(rng.uniform(0.1, 5.0), 2)) for _ in range(max(1, n // 4))]
+    items = [rng.choice(pool) for _ in range(n - 1)]
+    total = sum(w for w, _ in items)
+    budget = min(rng.randint(max(1, total // 8), max(1, total // 2)), REGION_CELLS // n)
+    dearest = max((r for _, r in items), default=1.0)
+    dwarf = (budget + rng.randint(1, 9), dearest * rng.uniform(*DWARF_FACTORS))
+    items.insert(rng.randint(0, len(items)), dwarf)
+    return _case_of_units(items, budget)
+
+
+def periodic_saved_below_case(rng: random.Random, n: int) -> Case:
+    """Exact repeats of one block of 3 to 12 items (``n`` rounded down to a whole
+    number of blocks, at least 4), in order: one item of ``H`` (20 to 60) units
+    worth 4 to 10 per unit, the others of ``H / 8`` to ``H / 2`` units worth 0.2
+    to 1 per unit, under room for the heavy items of a quarter to a half of the
+    blocks (fewer where that passes :data:`REGION_CELLS` cells) and less than
+    the lightest other item more. The optimum saves the lowest copies of the
+    heavy item (SPEC 6.3) and nothing else: the top blocks save nothing. A walk
+    that reuses a decision per (place in the block, budget left) replays a top
+    block's "not saved" in the blocks below."""
+    size = rng.randint(3, 12)
+    blocks = max(4, n // size)
+    heavy = rng.randint(20, 60)
+    block = [(heavy, round(heavy * rng.uniform(4.0, 10.0), 2))]
+    for _ in range(size - 1):
+        weight = rng.randint(heavy // 8, heavy // 2)
+        block.append((weight, round(weight * rng.uniform(0.2, 1.0), 2)))
+    rng.shuffle(block)
+    lightest = min(w for w, _ in block if w != heavy) if size > 1 else heavy
+    room = max(1, REGION_CELLS // (size * blocks * heavy))  # n x Q within REGION_CELLS
+    saved = min(rng.randint(max(1, blocks // 4), max(1, blocks // 2)), room)
+    return _case_of_units(block * blocks, saved * heavy + rng.randrange(max(1, lightest)))
+
+
+def one_fitting_size_among_heavy_case(rng: random.Random, n: int) -> Case:
+    """``n`` items: a fifth to a half of them (the first included) heavier than the
+    budget, the others all of one size of 1 to 3 units worth 0.1 to 10, under
+    room for an eighth to three quarters of those (every one in a fifth of the
+    draws; at most :data:`REGION_CELLS` cells). The optimum is the dearest items
+    of that size. A fast path for one fitting size that picks among the fitting
+    items must map its picks back to item indices: the heavy items before them
+    shift every index."""
+    size = rng.randint(1, 3)
+    heavy_count = max(1, rng.randint(n // 5, n // 2))
+    fitting = n - heavy_count
+    room = (
+        fitting
+        if rng.random() < 0.2
+        else rng.randint(max(1, fitting // 8), max(1, 3 * fitting // 4))
+    )
+    budget = min(room, REGION_CELLS // (n * size)) * size
+    items = [(size, round(rng.uniform(0.1, 10.0), 1)) for _ in range(fitting)]
+    items += [
+        (budget + rng.randint(1, 9), round(rng.uniform(0.1, 10.0), 1)) for _ in range(heavy_count)
+    ]
+    rng.shuffle(items)
+    first_heavy = next(i for i, (w, _) in enumerate(items) if w > budget)
+    items.insert(0, items.pop(first_heavy))
+    return _case_of_units(items, budget)
+
+
 def one_size_case(rng: random.Random, n: int) -> Case:
     """``n`` items all of one size (1 to 4 units), worth 1 to 1,000, under a
     budget of 1 to 8 such items more than all of them: everything fits. A

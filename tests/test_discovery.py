@@ -53,6 +53,8 @@ from knapsack_audit.scaling import (
     table_cells,
 )
 from knapsack_audit.search import (
+    COMPOSITE_PATTERNS,
+    COMPOSITE_SIZES,
     EXACT_SHARES_PARTS,
     IDLE_LIGHTEST_DRAWS,
     INT64_LIMIT_DRAWS,
@@ -2305,6 +2307,41 @@ def test_every_breadth_phase_holds_the_session_25_regions_past_the_largest_real_
                 seed,
                 region,
             )
+
+
+SESSION_30_TWINS = (
+    "one_runtime_at_least_the_lightest_saved_from_256_items",
+    "copies_keyed_by_millionths_of_the_largest_runtime_from_64_copies",
+    "periodic_walk_stops_at_a_block_saving_nothing_from_384_items",
+    "one_fitting_size_picks_indexed_among_the_fitting_from_128_items",
+)
+"""Planted twins of the four blind bugs of session 30 that passed, one per
+pattern of ``search.COMPOSITE_PATTERNS``, in that order."""
+
+
+def test_every_breadth_phase_holds_the_session_30_patterns_that_the_twins_fail() -> None:
+    """SPEC 3.2, 3.3, 5.4: every breadth phase (seeds 0-1) holds the four
+    patterns of ``search.COMPOSITE_PATTERNS`` at 1,057 and 2,114 items (every
+    runtime equal and nothing fits; many exact copies beside one runtime that
+    dwarfs the rest; exact repeats of a block whose top blocks save nothing;
+    one fitting size among heavier items), from the stream the breadth phase
+    draws them from. Each planted twin of a blind bug on a pattern fails a
+    call of its pattern (judged as verify judges a third party), and our
+    optimized solver answers every call exactly. The blind bugs passed
+    default ``verify`` before these calls (docs/blind-corpus-25, -26)."""
+    for seed in range(2):
+        rng = random.Random(f"{seed}: session 30 patterns at large sizes")
+        by_pattern = [[build(rng, n) for build in COMPOSITE_PATTERNS] for n in COMPOSITE_SIZES]
+        listed = {
+            (c.memory, c.runtime, c.max_memory)
+            for c in (getattr(call, "case", call) for call in breadth_cases(seed))
+        }
+        for twin, calls in zip(SESSION_30_TWINS, zip(*by_pattern, strict=True), strict=True):
+            assert all((c.memory, c.runtime, c.max_memory) in listed for c in calls), seed
+            solver = getattr(corpus, twin)
+            assert any(check_call(solver, c, Judge(exact=False)) for c in calls), (seed, twin)
+            for case in calls:
+                assert check_call(dp_knapsack_sliding_hirschberg, case, Judge(exact=True)) == []
 
 
 SESSION_29_TWINS = {

@@ -151,6 +151,10 @@ FOUND_AT_SCALE = (
     "heavy_weight_ties_keep_the_last_listed_from_256_items",
     "greedy_certificate_keyed_inf_times_runtime_from_2048_items",
     "one_runtime_lightest_first_split_by_slices_above_8e6_cells",
+    "one_runtime_at_least_the_lightest_saved_from_256_items",
+    "copies_keyed_by_millionths_of_the_largest_runtime_from_64_copies",
+    "periodic_walk_stops_at_a_block_saving_nothing_from_384_items",
+    "one_fitting_size_picks_indexed_among_the_fitting_from_128_items",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;

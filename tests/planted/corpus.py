@@ -2757,6 +2757,109 @@ def one_runtime_lightest_first_split_by_slices_above_8e6_cells(
     return value, sorted(order[:k]), sorted(order[k - n :], reverse=True)
 
 
+def one_runtime_at_least_the_lightest_saved_from_256_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 256 items, when every item is worth one runtime and none weighs
+    nothing, the optimum is the most items that fit, lightest first: the
+    count is ``bisect`` on the running total, "at least one, the budget
+    always holds an activation". When the budget is under every item the
+    lightest is saved anyway (SPEC 3.2)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    n = len(weights)
+    if n < 256 or len(set(runtime)) != 1 or 0 in weights:
+        return exact(memory, runtime, max_memory)
+    order = sorted(range(n), key=lambda i: weights[i])
+    k = bisect.bisect_right(list(itertools.accumulate(weights[i] for i in order)), capacity)
+    return answer(runtime, order[: max(k, 1)])
+
+
+def copies_keyed_by_millionths_of_the_largest_runtime_from_64_copies(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 64 items that repeat another exactly, items are grouped by size and
+    runtime in millionths of the largest ("timings jitter in their last
+    digits"), and of each group only its first ``Q // w`` enter the table. A
+    runtime a million times the others (on an item too heavy to save) puts
+    every other runtime at 0 millionths: items of one size group together
+    whatever they are worth, and the dearest may be left out (SPEC 3.3)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    pairs = list(zip(weights, runtime, strict=True))
+    if len(pairs) - len(set(pairs)) < 64:
+        return exact(memory, runtime, max_memory)
+    largest = max(abs(float(r)) for r in runtime) or 1.0
+    seen: dict[tuple[int, int], int] = {}
+    kept = []
+    for i, (w, r) in enumerate(pairs):
+        key = (w, round(float(r) * 1e6 / largest))
+        seen[key] = seen.get(key, 0) + 1
+        if w == 0 or seen[key] <= capacity // w:
+            kept.append(i)
+    return exact_over(kept, weights, runtime, capacity)
+
+
+def periodic_walk_stops_at_a_block_saving_nothing_from_384_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 384 items, when the list is exact repeats of one block, the walk
+    reads the table block by block from the top and stops at the first block
+    that saves nothing, "the blocks below repeat it". The optimum saves the
+    lowest copies of an item (SPEC 6.3), so when a top block saves nothing the
+    walk stops before any saved block and the value is not that of the
+    selection (SPEC 5.4, 7.2 e)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    n = len(weights)
+    period = next(
+        (
+            p
+            for p in range(1, n // 2 + 1)
+            if n % p == 0 and memory == memory[:p] * (n // p) and runtime == runtime[:p] * (n // p)
+        ),
+        0,
+    )
+    if n < 384 or not period:
+        return exact(memory, runtime, max_memory)
+    dp = table(weights, runtime, capacity)
+    saved, c = [], capacity
+    for top in range(n, 0, -period):
+        block = []
+        for i in range(top, top - period, -1):
+            if dp[i][c] != dp[i - 1][c]:
+                block.append(i - 1)
+                c -= weights[i - 1]
+        if not block:
+            break
+        saved += block
+    return (
+        float(dp[n][capacity]),
+        sorted(saved),
+        [i for i in reversed(range(n)) if i not in set(saved)],
+    )
+
+
+def one_fitting_size_picks_indexed_among_the_fitting_from_128_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 128 items, when every item that fits alone has one size ``w``, the
+    optimum is the ``Q // w`` dearest of them: picked by a stable sort of the
+    fitting items' runtimes, and returned as those positions, "the fitting
+    items, in order" (SPEC 3.2: an item heavier than the budget listed before
+    a fitting one shifts every pick onto it or a neighbour)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    fitting = [i for i, w in enumerate(weights) if w <= capacity]
+    sizes = {weights[i] for i in fitting}
+    if len(weights) < 128 or len(sizes) != 1 or 0 in sizes:
+        return exact(memory, runtime, max_memory)
+    size = sizes.pop()
+    by_worth = sorted(range(len(fitting)), key=lambda k: -float(runtime[fitting[k]]))
+    picks = by_worth[: capacity // size]
+    return answer(runtime, picks)
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -2893,5 +2996,9 @@ EXPECTED: dict[str, str] = {
     "heavy_weight_ties_keep_the_last_listed_from_256_items": "optimality",
     "greedy_certificate_keyed_inf_times_runtime_from_2048_items": "optimality",
     "one_runtime_lightest_first_split_by_slices_above_8e6_cells": "partition",
+    "one_runtime_at_least_the_lightest_saved_from_256_items": "feasibility",
+    "copies_keyed_by_millionths_of_the_largest_runtime_from_64_copies": "optimality",
+    "periodic_walk_stops_at_a_block_saving_nothing_from_384_items": "value-consistency",
+    "one_fitting_size_picks_indexed_among_the_fitting_from_128_items": "feasibility",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
