@@ -1658,28 +1658,6 @@ def huge_budget_case(rng: random.Random, n: int, noise: int | None = None) -> Ca
     return _unit_case(weights, runtime, q)
 
 
-def profiled_huge_budget_case(rng: random.Random, n: int) -> Case:
-    """Few items (at most :data:`HUGE_BUDGET_ITEMS`) under a budget that makes
-    ``n x Q`` 1.2 to 1.5 times :data:`HUGE_BUDGET_CELLS` (as
-    :func:`huge_budget_case`), half the total weight, with weights spread over
-    fifteen octaves (``K 2**u``, ``u`` uniform in -14..1: a layer's small and large
-    activations) and runtimes as profiled: the weight times one rate of
-    :data:`PROFILED_RATES` times 0.8 to 1.25, in milliseconds of four decimals
-    (at least 0.0001). Every item decides, and the runtimes span hundreds of
-    times, so the exact values, scaled to the finest denominator, pass
-    ``2**63``: a sparse method over int64 must leave it (ours: the Pareto
-    frontier in Python ints), and a dense table of them costs a Python-int
-    solver ``n x Q`` steps."""
-    n = min(n, HUGE_BUDGET_ITEMS)
-    q = rng.randint(6 * HUGE_BUDGET_CELLS // (5 * n), 3 * HUGE_BUDGET_CELLS // (2 * n))
-    shares = [2.0 ** rng.uniform(-14, 1) for _ in range(n)]
-    unit = 2 * q / sum(shares)
-    weights = [max(1, round(share * unit)) for share in shares]
-    rate = rng.uniform(*PROFILED_RATES)
-    runtime = [max(0.0001, round(w * rate * rng.uniform(0.8, 1.25), 4)) for w in weights]
-    return _unit_case(weights, runtime, sum(weights) // 2)
-
-
 PACKED_TABLE_CELLS = 1 << 25
 """A table of more cells than this (3.4e7) keeps its decisions packed in
 words where a solver keeps every decision of every budget (ours:
@@ -2636,7 +2614,7 @@ def profiled_runtimes_case(rng: random.Random, n: int) -> Case:
     three quarters of the total weight. The view's exact runtime has a
     denominator of ``2**63`` or more, so once any item is worth 1 ms the
     scaled integers pass ``2**63`` (an exact solver leaves int64: ours for two
-    int64 words per cell, or the Pareto frontier in Python ints), and nearly
+    int64 words per cell), and nearly
     one efficiency leaves bounds little to fix. ``n * Q`` is at most about
     :data:`REGION_CELLS` / 8: a pure-Python table pays about twice as much
     per cell for integers past ``2**63``."""

@@ -39,7 +39,6 @@ from knapsack_audit.optimized import (
     solver,
     two_word,
 )
-from knapsack_audit.optimized import frontier as frontier_module
 from knapsack_audit.optimized.backends import TorchBackend
 from knapsack_audit.properties import Judge, check_call, exact_value, know_optimum, tolerance
 from knapsack_audit.reference import exact_optimum, quantize
@@ -539,44 +538,38 @@ def test_huge_budget_cases_reach_our_sparse_frontier(monkeypatch: pytest.MonkeyP
     assert sum(answer is not None for answer in answers) >= 4, answers
 
 
-def test_every_breadth_phase_reaches_our_solver_past_int64(
+def test_every_breadth_phase_reaches_our_two_word_backend(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """SPEC 3.1, 3.3: every breadth phase (seeds 0-2) holds calls of 16 items
-    whose runtimes of four decimals pass int64 once scaled exactly, in tables of
-    2**22 cells or more (``strategies.profiled_huge_budget_case``). Over the
-    three seeds they reach both of our solver's paths past int64 (the Pareto
-    frontier in Python ints, and two int64 words per cell where it gives up),
-    and every answer is optimal. Before session 30 no breadth call reached
-    either: the frontier needed an array dtype, and its dense fallback in
-    Python ints took up to 109 s on such a call."""
-    used = {"python-int frontier": 0, "two words": 0}
-    python_ints, two_words = frontier_module._solve_in_python_ints, two_word.TwoWordBackend
+    """SPEC 3.1, 3.3: every breadth phase (seeds 0-2) holds calls of the
+    region "profiled runtimes of four decimals" (runtimes of four decimals,
+    one under 0.001 ms) whose exact values pass int64 once scaled, and some of
+    them reach our solver's two-word backend (``optimized/two_word.py``),
+    every answer optimal. The region's calls are not carried to huge tables
+    (``search.NOT_SCALED_REGIONS``: a pure-Python table pays 6 to 20 s for
+    one), so our Pareto frontier in Python ints is left to
+    tests/test_optimized.py."""
+    made = []
+    original = two_word.TwoWordBackend
 
-    def frontier_spy(*args: Any) -> Any:
-        used["python-int frontier"] += 1
-        return python_ints(*args)
+    def spy(*args: Any) -> Any:
+        made.append(original(*args))
+        return made[-1]
 
-    def backend_spy(*args: Any) -> Any:
-        used["two words"] += 1
-        return two_words(*args)
-
-    monkeypatch.setattr(frontier_module, "_solve_in_python_ints", frontier_spy)
-    monkeypatch.setattr(two_word, "TwoWordBackend", backend_spy)
+    monkeypatch.setattr(two_word, "TwoWordBackend", spy)
     for seed in range(3):
+        before = len(made)
         calls = [
             c
             for c in (getattr(call, "case", call) for call in breadth_cases(seed))
-            if c.n == 16
-            and c.n * (budget(c) + 1) >= 2**22
-            and all(round(r, 4) == r for r in c.runtime)
+            if TIERED_REGIONS["profiled runtimes of four decimals"](c)
             and sum(integer_runtimes(list(c.runtime))[0]) > torch.iinfo(torch.int64).max
         ]
         assert calls, seed
         for case in calls:
             value, _, _ = dp_knapsack_sliding_hirschberg(*case.arguments())
             assert value == float(exact_optimum(*case.arguments()).value)
-    assert all(used.values()), used
+        assert len(made) > before, seed
 
 
 def test_integer_limit_cases_reach_our_bounded_rows_at_both_widths(
