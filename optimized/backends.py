@@ -419,7 +419,7 @@ class _Recorder(Protocol):
         ...
 
 
-class _ColumnCache:
+class ColumnCache:
     """Backtracking reads one decision per item, from the last item down, at a
     column that changes only when an item is taken: one ``tolist`` of the
     whole column per distinct column instead of one tensor read per item (a
@@ -445,7 +445,7 @@ class _BoolRecorder:
         shape = (n_items, capacity + 1)
         make = torch.zeros if zeroed else torch.empty
         self._table = make(shape, dtype=torch.bool)
-        self._columns = _ColumnCache(self._table)
+        self._columns = ColumnCache(self._table)
 
     def update(
         self, k: int, start: int, stop: int, target: torch.Tensor, candidate: torch.Tensor
@@ -480,7 +480,7 @@ class _PackedRecorder:
         self._words = words[: rows * (capacity + 1)].view(rows, capacity + 1)
         self._words.zero_()
         self._bits = bits
-        self._columns = _ColumnCache(self._words)
+        self._columns = ColumnCache(self._words)
 
     def update(
         self, k: int, start: int, stop: int, target: torch.Tensor, candidate: torch.Tensor

@@ -55,10 +55,27 @@ def solve_by_frontier(
 
     Precondition: ``len(items) <= MAX_ITEMS``, ``weights >= 1``, ``values > 0``,
     and ``sum(values) <= iinfo(dtype).max`` (every entry is a subset value);
-    ``dtype=None`` computes in Python ints (:func:`_solve_in_python_ints`).
+    ``dtype=None`` computes in Python ints (:func:`_mask_in_python_ints`).
     """
-    if dtype is None:
-        return _solve_in_python_ints(weights, values, items, capacity, max_states)
+    mask = (
+        _mask_in_python_ints(weights, values, items, capacity, max_states)
+        if dtype is None
+        else _mask_in_tensors(weights, values, items, capacity, dtype, max_states)
+    )
+    if mask is None:
+        return None
+    return [item for bit, item in enumerate(items) if mask >> bit & 1]
+
+
+def _mask_in_tensors(
+    weights: Sequence[int],
+    values: Sequence[int],
+    items: Sequence[int],
+    capacity: int,
+    dtype: torch.dtype,
+    max_states: int,
+) -> int | None:
+    """The best subset's bit mask by the tensor merge, or ``None`` past ``max_states``."""
     frontier_w = torch.zeros(1, dtype=torch.int64)
     frontier_v = torch.zeros(1, dtype=dtype)
     frontier_m = torch.zeros(1, dtype=torch.int64)
@@ -76,8 +93,7 @@ def solve_by_frontier(
         frontier_w, frontier_v, frontier_m = all_w[keep], all_v[keep], all_m[keep]
         if frontier_w.numel() > max_states:
             return None
-    mask = int(frontier_m[-1])
-    return [item for bit, item in enumerate(items) if mask >> bit & 1]
+    return int(frontier_m[-1])
 
 
 _LIGHTER_THEN_RICHER = itemgetter(0, 1)
@@ -85,14 +101,14 @@ _LIGHTER_THEN_RICHER = itemgetter(0, 1)
 descending, as the tensor merge's two stable argsorts."""
 
 
-def _solve_in_python_ints(
+def _mask_in_python_ints(
     weights: Sequence[int],
     values: Sequence[int],
     items: Sequence[int],
     capacity: int,
     max_states: int,
-) -> list[int] | None:
-    """:func:`solve_by_frontier` on lists of Python ints, for any magnitude.
+) -> int | None:
+    """:func:`_mask_in_tensors` on lists of Python ints, for any magnitude.
 
     Entries are ``(W, -V, mask)``. Invariant after each item: ``W`` strictly
     increasing and ``V`` strictly increasing along the list, each entry a
@@ -115,5 +131,4 @@ def _solve_in_python_ints(
         frontier = kept
         if len(frontier) > max_states:
             return None
-    mask = frontier[-1][2]
-    return [item for bit, item in enumerate(items) if mask >> bit & 1]
+    return frontier[-1][2]

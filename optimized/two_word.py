@@ -3,7 +3,7 @@
 Every table entry ``x`` (the value of a subset, so ``0 <= x <= T`` with ``T``
 the core's total value, proofs/07) is held as ``x = high * 2**32 + low`` with
 ``0 <= low < 2**32`` and ``high <= T >> 32``, which fits int64 while
-``T < 2**94`` (:data:`MAX_TOTAL`). Beyond that the solver keeps Python ints.
+``T < 2**95`` (:data:`MAX_TOTAL`). Beyond that the solver keeps Python ints.
 
 Adding an item worth ``v = v_high * 2**32 + v_low`` to a cell::
 
@@ -32,7 +32,7 @@ import torch
 
 from knapsack_audit.reference.table import backtrack
 
-from .backends import fitting_weight, split_range
+from .backends import ColumnCache, fitting_weight, split_range
 from .config import current
 
 WORD_BITS = 32
@@ -95,11 +95,9 @@ class TwoWordBackend:
             target_high, target_low = high[w:], low[w:]
             candidate_high, candidate_low = self._candidate[0][:width], self._candidate[1][:width]
             carry, better = self._carry[:width], self._better[:width]
-            torch.add(low[:width], v_low, out=candidate_low)
-            torch.bitwise_right_shift(candidate_low, WORD_BITS, out=carry)
-            torch.add(high[:width], carry, out=candidate_high)
-            candidate_high.add_(v_high)
-            candidate_low.bitwise_and_(LOW_MASK)
+            _add_with_carry(
+                (high[:width], low[:width]), (v_high, v_low), (candidate_high, candidate_low), carry
+            )
             # better = high' > high or (high' == high and low' > low)
             torch.gt(candidate_low, target_low, out=better)
             better.logical_and_(candidate_high == target_high)
@@ -130,12 +128,12 @@ class TwoWordBackend:
         sum_high, sum_low = self._candidate[0][:count], self._candidate[1][:count]
         right_high = self._right[0][capacity - last : capacity - first + 1].flip(0)
         right_low = self._right[1][capacity - last : capacity - first + 1].flip(0)
-        torch.add(self._left[1][first : last + 1], right_low, out=sum_low)
-        carry = self._carry[:count]
-        torch.bitwise_right_shift(sum_low, WORD_BITS, out=carry)
-        torch.add(self._left[0][first : last + 1], right_high, out=sum_high)
-        sum_high.add_(carry)
-        sum_low.bitwise_and_(LOW_MASK)
+        _add_with_carry(
+            (self._left[0][first : last + 1], self._left[1][first : last + 1]),
+            (right_high, right_low),
+            (sum_high, sum_low),
+            self._carry[:count],
+        )
         # The first maximiser: the highest high word, then among those the
         # highest low word (argmax returns the first of equal maxima).
         top = torch.where(sum_high == sum_high.max(), sum_low, -1)
@@ -145,14 +143,26 @@ class TwoWordBackend:
     def solve_small(self, items: Sequence[int], capacity: int) -> list[int]:
         decisions = torch.zeros((len(items), capacity + 1), dtype=torch.bool)
         self._fill(self._left, items, capacity, decisions)
-        columns: dict[int, list[bool]] = {}
+        columns = ColumnCache(decisions)
+        return backtrack(self._weights, items, capacity, lambda k, c: columns.column(c)[k])
 
-        def taken(k: int, c: int) -> bool:
-            if c not in columns:
-                columns[c] = decisions[:, c].tolist()
-            return columns[c][k]
 
-        return backtrack(self._weights, items, capacity, taken)
+def _add_with_carry(
+    augend: tuple[torch.Tensor, torch.Tensor],
+    addend: tuple[torch.Tensor | int, torch.Tensor | int],
+    out: tuple[torch.Tensor, torch.Tensor],
+    carry: torch.Tensor,
+) -> None:
+    """``out = augend + addend`` on (high, low) words, the low word normalised:
+    ``low = augend_low + addend_low`` (below ``2**33``), its carry
+    ``low >> 32`` added to the high words, then ``low & (2**32 - 1)``. Five
+    kernel launches; ``carry`` is scratch of ``out``'s length."""
+    out_high, out_low = out
+    torch.add(augend[1], addend[1], out=out_low)
+    torch.bitwise_right_shift(out_low, WORD_BITS, out=carry)
+    torch.add(augend[0], carry, out=out_high)
+    out_high.add_(addend[0])
+    out_low.bitwise_and_(LOW_MASK)
 
 
 def _as_ints(row: tuple[torch.Tensor, torch.Tensor], start: int, stop: int) -> list[int]:
