@@ -2614,8 +2614,8 @@ def profiled_runtimes_case(rng: random.Random, n: int) -> Case:
     three quarters of the total weight. The view's exact runtime has a
     denominator of ``2**63`` or more, so once any item is worth 1 ms the
     scaled integers pass ``2**63`` (an exact solver leaves int64: ours for two
-    int64 words per cell), and nearly
-    one efficiency leaves bounds little to fix. ``n * Q`` is at most about
+    int64 words per cell), and nearly one efficiency leaves bounds little to
+    fix. ``n * Q`` is at most about
     :data:`REGION_CELLS` / 8: a pure-Python table pays about twice as much
     per cell for integers past ``2**63``."""
     most = max(1, min(5000, REGION_CELLS // (2 * n * n)))
@@ -2689,7 +2689,7 @@ def periodic_saved_below_case(rng: random.Random, n: int) -> Case:
         weight = rng.randint(heavy // 8, heavy // 2)
         block.append((weight, round(weight * rng.uniform(0.2, 1.0), 2)))
     rng.shuffle(block)
-    lightest = min(w for w, _ in block if w != heavy) if size > 1 else heavy
+    lightest = min(w for w, _ in block if w < heavy)  # the others weigh at most H / 2
     room = max(1, REGION_CELLS // (size * blocks * heavy))  # n x Q within REGION_CELLS
     saved = min(rng.randint(max(1, blocks // 4), max(1, blocks // 2)), room)
     return _case_of_units(block * blocks, saved * heavy + rng.randrange(max(1, lightest)))

@@ -374,6 +374,20 @@ def test_torch_and_python_backends_agree(
         invariants.check_selection(weights, values, items, capacity, python)
 
 
+def _returns_of(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[Any]:
+    """Wrap ``module.name`` for the test: the list it returns fills with what
+    each call returned."""
+    returned: list[Any] = []
+    original = getattr(module, name)
+
+    def spy(*args: Any) -> Any:
+        returned.append(original(*args))
+        return returned[-1]
+
+    monkeypatch.setattr(module, name, spy)
+    return returned
+
+
 def _wide_values(rng: random.Random, n: int) -> list[int]:
     """Values past int64 whose low words sit at the carry's edges: low words of
     0, 1, 2**32 - 1 and random ones, high words from 0 to 2**55 (so that 70 of
@@ -428,14 +442,7 @@ def test_cores_past_int64_take_the_two_word_backend(
     correlated) is solved by the two-word backend, and the answer is optimal;
     the Python-int driver took 14.5 s on such a call of the breadth phase
     (1,057 items, 10,199 units)."""
-    made: list[object] = []
-    original = two_word.TwoWordBackend
-
-    def spy(*args: Any) -> two_word.TwoWordBackend:
-        made.append(original(*args))
-        return made[-1]  # type: ignore[return-value]
-
-    monkeypatch.setattr(two_word, "TwoWordBackend", spy)
+    made = _returns_of(monkeypatch, two_word, "TwoWordBackend")
     rng = random.Random(0)
     memory = [round(rng.uniform(0.0001, 0.02), 4) for _ in range(300)]
     runtime = [round(m * 100 + 0.1, 4) for m in memory]
@@ -553,14 +560,7 @@ def test_large_capacity_small_core_takes_the_frontier(
     """SPEC 3.3: The n = 100, Q = 10**6 shape of the benchmark, checked against the oracle;
     every core tries the frontier (with its default state limit), which answers."""
     configure(frontier_min_cells=0)
-    answers: list[list[int] | None] = []
-    original = frontier.solve_by_frontier
-
-    def spy(*args: object) -> list[int] | None:
-        answers.append(original(*args))  # type: ignore[arg-type]
-        return answers[-1]
-
-    monkeypatch.setattr(solver, "solve_by_frontier", spy)
+    answers = _returns_of(monkeypatch, solver, "solve_by_frontier")
     rng = random.Random(seed)
     memory = [rng.random() * 6.6 for _ in range(60)]
     runtime = [rng.random() for _ in range(60)]
@@ -599,14 +599,7 @@ def test_a_few_item_core_past_int64_takes_the_frontier(
     for four heavy items: the core goes to the Python-int frontier, which
     answers, and the answer is optimal. The dense Python-int driver took 109 s
     on this call scaled to 1.1e7 units (session 30)."""
-    answers: list[list[int] | None] = []
-    original = frontier.solve_by_frontier
-
-    def spy(*args: object) -> list[int] | None:
-        answers.append(original(*args))  # type: ignore[arg-type]
-        return answers[-1]
-
-    monkeypatch.setattr(solver, "solve_by_frontier", spy)
+    answers = _returns_of(monkeypatch, solver, "solve_by_frontier")
     memory = [6.65, 0.35] * 8
     runtime = [519.4511, 1.5609, 471.2003, 1.55, 576.904, 1.9857, 641.5214, 1.3201]
     runtime += [486.7395, 1.3104, 550.1031, 1.7045, 635.285, 1.4578, 611.4564, 1.9335]
