@@ -88,6 +88,31 @@ class Case:
         return len(set(zip(self.memory, self.runtime, strict=False)))
 
 
+@dataclass(frozen=True, repr=False)
+class Oversized(Sequence[Any]):
+    """A list or tuple in an answer longer than the instance allows: only its length.
+
+    It is a sequence of that length (``len`` works, so the partition check
+    can refuse it, SPEC 7.2(b)) whose entries were not sent: reading one
+    raises :class:`TypeError`. The worker's conversion
+    (:func:`knapsack_audit.isolation.portable`) makes it; the properties
+    refuse it unread (:func:`knapsack_audit.properties.partition`), so it lives
+    here, below both.
+    """
+
+    type_name: str
+    length: int
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __getitem__(self, index: object) -> Any:
+        raise TypeError(f"the {self.length} entries of this {self.type_name} were not sent")
+
+    def __repr__(self) -> str:
+        return f"<{self.type_name} of {self.length} entries, not sent>"
+
+
 def describe_size(items: int, types: int, found: int) -> str:
     """A counterexample's size in words.
 

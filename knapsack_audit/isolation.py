@@ -69,7 +69,6 @@ import subprocess
 import sys
 import time
 from collections import deque
-from collections.abc import Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from types import TracebackType
@@ -77,7 +76,7 @@ from typing import Any
 
 from knapsack_audit import process_state
 from knapsack_audit.captured import CapturedStream, StreamSummary
-from knapsack_audit.cases import Case, same_values, shared_runs
+from knapsack_audit.cases import Case, Oversized, same_values, shared_runs
 from knapsack_audit.catalog import TargetError, load
 from knapsack_audit.measure import measured_call
 from knapsack_audit.processes import (
@@ -201,28 +200,6 @@ class Opaque:
 
     def __repr__(self) -> str:
         return f"<{self.type_name}: {self.text}>"
-
-
-@dataclass(frozen=True, repr=False)
-class Oversized(Sequence[Any]):
-    """A list or tuple in an answer longer than the instance allows: only its length.
-
-    It is a sequence of that length (``len`` works, so the partition check
-    can refuse it, SPEC 7.2(b)) whose entries were not sent: reading one
-    raises :class:`TypeError`.
-    """
-
-    type_name: str
-    length: int
-
-    def __len__(self) -> int:
-        return self.length
-
-    def __getitem__(self, index: object) -> Any:
-        raise TypeError(f"the {self.length} entries of this {self.type_name} were not sent")
-
-    def __repr__(self) -> str:
-        return f"<{self.type_name} of {self.length} entries, not sent>"
 
 
 def portable(value: Any, max_entries: int = 1 << 16) -> Any:

@@ -35,7 +35,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from knapsack_audit.cases import Case, same_values
+from knapsack_audit.cases import Case, Oversized, same_values
 from knapsack_audit.integer_oracle import int64_optimum, integer_optimum
 from knapsack_audit.reference.oracle import exact_optimum
 from knapsack_audit.reference.validation import quantize
@@ -238,13 +238,23 @@ def _index_lists(outcome: Outcome) -> tuple[Sequence[Any], Sequence[Any]] | None
 
 
 def _selection(outcome: Outcome, case: Case) -> tuple[list[int], list[int]] | None:
-    """The (saved, recomputable) lists if the answer has the contract's shape and
-    at most ``n`` entries in all; a longer answer is refused unread (the
-    partition check reports it), so every check on it stays O(n)."""
+    """The (saved, recomputable) lists if the answer has the contract's shape,
+    at most ``n`` entries in all, and both lists were sent in full; any other
+    answer is refused unread (the partition check reports it), so every check
+    on it stays O(n)."""
     lists = _index_lists(outcome)
-    if lists is None or len(lists[0]) + len(lists[1]) > case.n:
+    if lists is None or len(lists[0]) + len(lists[1]) > case.n or _unsent(lists):
         return None
     return list(lists[0]), list(lists[1])
+
+
+def _unsent(lists: tuple[Sequence[Any], Sequence[Any]]) -> list[str]:
+    """Which of (saved, recomputable) arrived as an :class:`Oversized`: the
+    worker sends about ``n`` list entries of an answer in all, so lists nested
+    in the answer (or a long value) can use them up before a list of the right
+    length is reached."""
+    names = ("saved", "recomputable")
+    return [name for name, part in zip(names, lists, strict=True) if isinstance(part, Oversized)]
 
 
 def return_shape(outcome: Outcome, case: Case) -> list[Finding]:
@@ -287,6 +297,14 @@ def partition(outcome: Outcome, case: Case) -> list[Finding]:
         message = (
             f"saved and recomputable hold {len(lists[0])} + {len(lists[1])} = {total} entries; "
             f"a partition of n={case.n} indices has {case.n} (entries not read)"
+        )
+        return [Finding("partition", "SPEC 7.2(b)", message, case)]
+    unsent = _unsent(lists)
+    if unsent:
+        message = (
+            f"{' and '.join(unsent)} not sent: the answer holds more list entries in all "
+            f"than n={case.n} indices and its tuple, so lists inside it (or in its value) "
+            "took the rest; a partition is n plain int indices (entries not read)"
         )
         return [Finding("partition", "SPEC 7.2(b)", message, case)]
     saved, recomputable = list(lists[0]), list(lists[1])

@@ -278,6 +278,27 @@ def test_an_answer_in_tensors_arrives_as_it_is_and_is_judged() -> None:
     assert stderr.total_bytes == 0, stderr.head
 
 
+def test_an_answer_whose_nested_lists_use_up_the_sent_entries_is_refused_unread() -> None:
+    """SPEC 7.2(b): 100 saved indices sent as one-element lists leave no entries
+    of the worker's bounded conversion for the recomputable list, which arrives
+    unsent; every one-call property then judges the answer without reading it
+    (a partition finding), where the audit used to fail with "the 200 entries
+    of this list were not sent" (blind corpus 27, session 31). Below the
+    spare entries the nested lists arrive and are named."""
+    (target,) = parse_target(f"{HOSTILE / 'nests_its_indices'}.py:solver")
+    many = Case.of([0.0] * 100 + [1e-4] * 200, [1.0] * 300, 0.0)
+    few = Case.of([0.0] * 10 + [1e-4] * 200, [1.0] * 210, 0.0)
+    with IsolatedSolver(target, call_timeout=30) as solver:
+        outcome = call(solver, many)
+        findings = check_call(solver, many, Judge())
+        (nested,) = check_call(solver, few, Judge(), ["partition"])
+    assert outcome.error is None, outcome.error
+    assert isinstance(outcome.result[2], Oversized) and len(outcome.result[2]) == 200
+    assert [f.property for f in findings] == ["partition"], findings
+    assert findings[0].message.startswith("recomputable not sent: the answer holds more list")
+    assert "indices must be plain int, got builtins.list ([0])" in nested.message
+
+
 def test_an_answer_the_auditor_cannot_read_is_the_tools_failure() -> None:
     """SPEC 7.2: when the auditing process cannot read a worker's reply, the
     call raises ToolFailure naming the cause (never the solver's crash), and
