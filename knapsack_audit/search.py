@@ -1342,11 +1342,15 @@ class _Search:
 
     def judge_known(self, known: KnownCase | Scaled) -> list[Finding]:
         """The one-call properties (but determinism) of a case of known optimum."""
+        return self.judge_known_call(known)[0]
+
+    def judge_known_call(self, known: KnownCase | Scaled) -> tuple[list[Finding], Outcome]:
+        """:meth:`judge_known`, and the call's outcome."""
         props.know_optimum(known.case, known.optimum)
         self.known[known.case] = known
         self.result.largest_table = max(self.result.largest_table, table_cells(known.case))
         wanted = self.wanted & (set(props.CALL_PROPERTIES) - {"determinism"})
-        return findings_for(self.solver, known.case, self.judge, None, wanted)
+        return _findings_and_outcome(self.solver, known.case, self.judge, None, wanted)
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
@@ -1382,7 +1386,7 @@ class _Search:
         self.result.findings[name] = finding
         self.result.found_items.setdefault(name, finding.case.n)
         known = self.known.get(finding.case)
-        if known is not None:
+        if known is not None and shrink:
             self.result.findings[name] = shrink_known(
                 self.solver, self.judge, finding, known, self.note_before
             )
@@ -1589,28 +1593,96 @@ def _breadth_phase(
     (shrunk for up to :data:`SHRINK_SECONDS`) must not leave the breadth calls
     that hold the other properties' failures to the rounds."""
     shrinking = 0.0
+    recalls = _Recalls()
     for k, case in enumerate(breadth):
         if not search.wanted:
             return []
         if until is not None and search.elapsed() - shrinking > until:
             return list(breadth[k:])
         if isinstance(case, KnownCase):
-            findings = search.judge_known(case)
+            findings, outcome = search.judge_known_call(case)
         else:
             search.result.largest_table = max(search.result.largest_table, table_cells(case))
             wanted = search.wanted & (set(props.CALL_PROPERTIES) - {"determinism"})
-            findings = findings_for(search.solver, case, search.judge, None, wanted)
+            findings, outcome = _findings_and_outcome(
+                search.solver, case, search.judge, None, wanted
+            )
         search.result.examples += 1
         if _is_real_call(case):
             search.result.golden_checked += 1
         else:
             search.result.breadth_checked += 1
+        if "determinism" in search.wanted:
+            history = recalls.after(search.solver, _case_of(case))
+            recalls.keep(_case_of(case), outcome)
+            if history is not None:
+                search.record(history, shrink=False)
         for finding in findings:
             if finding.property in search.wanted:
                 started = search.elapsed()
                 search.record(finding)
                 shrinking += search.elapsed() - started
     return []
+
+
+RECALL_FROM_ITEMS = 64
+"""Fewest items of a breadth call the breadth phase makes again (:class:`_Recalls`)."""
+
+RECALL_MAX_CELLS = 2_000_000
+"""Largest table (``n * (Q + 1)``) of a call made again: a second call of a
+pure-Python table solver costs about a second."""
+
+RECALLS_PER_OCTAVE = 2
+"""Calls made again per power of two of item counts."""
+
+
+class _Recalls:
+    """SPEC 8.1 across calls: the same call, made again after another call, gets
+    the same answer. ``determinism`` calls twice in a row, so a solver that
+    carries a choice over from its previous call (a tie broken towards the
+    last plan, a cache keyed too loosely) answers both the same. Here the
+    first :data:`RECALLS_PER_OCTAVE` answered calls of each power of two of
+    item counts from :data:`RECALL_FROM_ITEMS` up (of at most
+    :data:`RECALL_MAX_CELLS` cells) are made again right after the next
+    breadth call of the same power of two: a state that only calls of that
+    size keep is then another call's. A blind bug broke ties towards the
+    previous plan from 768 items; a second call a fixed 8 calls later came
+    after small calls only, which left the state as the first call had
+    (session 31)."""
+
+    def __init__(self) -> None:
+        self.kept: dict[int, int] = {}
+        self.waiting: dict[int, list[tuple[Case, Outcome]]] = {}
+
+    def keep(self, case: Case, outcome: Outcome) -> None:
+        """Keep ``case`` to call again, if it is among the first answered calls
+        of its power of two of item counts."""
+        octave = case.n.bit_length()
+        if (
+            outcome.error is None
+            and case.n >= RECALL_FROM_ITEMS
+            and table_cells(case) <= RECALL_MAX_CELLS
+            and self.kept.get(octave, 0) < RECALLS_PER_OCTAVE
+        ):
+            self.kept[octave] = self.kept.get(octave, 0) + 1
+            self.waiting.setdefault(octave, []).append((case, outcome))
+
+    def after(self, solver: Solver, case: Case) -> Finding | None:
+        """After a call on ``case``: call again each kept call of its power of
+        two made before it; ``determinism``'s finding for the first answered
+        otherwise."""
+        waiting = self.waiting.get(case.n.bit_length(), [])
+        due = [(kept, first) for kept, first in waiting if kept != case]
+        waiting[:] = [(kept, first) for kept, first in waiting if kept == case]
+        for kept, first in due:
+            again = props.call(solver, kept)
+            if not props.same_answer(first, again, kept):
+                message = (
+                    f"the same call, made again after a call of {case.n} items, answered "
+                    f"differently: first {props.said(first)}, then {props.said(again)}"
+                )
+                return Finding("determinism", "SPEC 8.1", message, kept)
+        return None
 
 
 def _exhaustive_phase(search: _Search, solver: Solver, scope: Scope) -> None:

@@ -552,6 +552,39 @@ def test_shrinking_a_breadth_finding_leaves_the_breadth_phase_its_share(
     assert set(breadth) <= set(called)
 
 
+def test_the_breadth_phase_calls_again_after_a_call_of_its_size() -> None:
+    """SPEC 8.1: an answer may not depend on the calls made before it. A solver
+    whose choice between two exact copies follows its previous call's item
+    count answers each call twice in a row the same, so ``determinism``
+    passes it; the breadth phase calls the first call of 64 to 127 items
+    again right after the next call of that size, and finds it. A solver
+    without that state passes the same calls (session 31: a blind bug broke
+    ties towards its previous plan from 768 items)."""
+    previous = [0]
+
+    def remembers(memory: list[float], runtime: list[float], max_memory: float) -> Any:
+        value, saved, rest = dp_knapsack(memory, runtime, max_memory)
+        if previous[0] % 2 and 0 in saved and 1 not in saved:  # items 0 and 1 are copies
+            saved = sorted([1, *saved[1:]])
+            rest = sorted({*range(len(memory))} - set(saved), reverse=True)
+        previous[0] = len(memory)
+        return value, saved, rest
+
+    def layer(n: int) -> Case:
+        return Case.of([0.0001] * n, [1.0] * n, 0.0001)  # one of n copies fits
+
+    breadth = [layer(64), layer(8), layer(65), layer(66)]
+    options: dict[str, Any] = dict(
+        breadth=breadth, scope=None, golden=[], properties=["determinism"], max_examples=0
+    )
+    found = audit(remembers, Judge(), **options).findings["determinism"]
+    assert found.case == layer(64)
+    assert found.message.startswith("the same call, made again after a call of 65 items")
+    assert "first gave (1.0, [0], [63, 62" in found.message
+    assert "then gave (1.0, [1], [63, 62" in found.message
+    assert audit(dp_knapsack, Judge(), **options).findings == {}
+
+
 def test_golden_sample_covers_the_extremes_and_every_model() -> None:
     """SPEC 3.3: the real calls in every audit: the sample holds the largest n, the largest
     n * Q, the most free items and every model, and the rest follow."""
