@@ -112,6 +112,7 @@ from knapsack_audit.strategies import (
     extreme_runtimes_case,
     few_fitting_case,
     float32_budget_case,
+    gigabyte_half_way_case,
     half_unit_steps,
     hash_twins_case,
     heavy_rival_case,
@@ -634,6 +635,26 @@ COMPOSITE_SIZES = (LARGEST_REAL_ITEMS, PAST_LARGEST_ITEMS)
 :data:`~knapsack_audit.strategies.REGION_CELLS` cells)."""
 
 
+EARLIER_PATTERNS = (over_a_half_way_up_budget_case, equal_decimal_runtimes_case)
+"""Patterns the breadth phase also makes at each of :data:`COMPOSITE_SIZES`
+right after :data:`COMPOSITE_PATTERNS` (session 31): a budget written half a
+unit below an even ``Q`` (SPEC 2.1 rounds it up) whose last unit holds the key
+item, and every item worth one decimal runtime. Each was drawn at 2,114 items
+only, past the 300th breadth call, which an audit of an upstream-speed solver
+does not reach in its 45 s beside another audit: blind bugs that read such a
+budget a unit short from 512 and 1,536 items, and that sized the saved
+indices' buffer by the plan's float32 value over its cheapest runtime from 384
+items, passed default ``verify`` (docs/blind-corpus-27, -28)."""
+
+
+GIGABYTE_SIZES = (128, 256)
+"""Item counts of the breadth phase's :func:`~knapsack_audit.strategies.gigabyte_half_way_case`
+calls (session 31): a blind bug that quantized sizes of a gigabyte or more as
+their whole part plus their rounded fraction, from 64 such items, passed
+default ``verify``; no breadth call held an item past a gigabyte written on a
+half unit (docs/blind-corpus-28). About 2.6e6 to 8.3e6 cells."""
+
+
 MEASURED_LAYERS_SIZES = (SCALE_SIZES[0], LARGEST_REAL_ITEMS, PAST_LARGEST_ITEMS)
 """Item counts of the breadth phase's calls of "layers measured apart" whose
 budget holds one heavy item: a blind bug that kept one item per weight among
@@ -1059,6 +1080,12 @@ def breadth_cases(
     composite_rng = random.Random(f"{seed}: session 30 patterns at large sizes")
     newest_past_largest += [
         build(composite_rng, n) for n in COMPOSITE_SIZES for build in COMPOSITE_PATTERNS
+    ]
+    # Session 31, from a stream of their own (the calls above unchanged).
+    session_31_rng = random.Random(f"{seed}: session 31 patterns")
+    newest_past_largest += [
+        *(build(session_31_rng, n) for n in COMPOSITE_SIZES for build in EARLIER_PATTERNS),
+        *(gigabyte_half_way_case(session_31_rng, n) for n in GIGABYTE_SIZES),
     ]
     last_tier_cheap = [case for case in by_tier[last] if _cells(case) < HUGE_BUDGET_CELLS]
     up_to_the_real_calls: list[BreadthCase] = [

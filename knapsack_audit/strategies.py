@@ -2722,6 +2722,28 @@ def one_fitting_size_among_heavy_case(rng: random.Random, n: int) -> Case:
     return _case_of_units(items, budget)
 
 
+GIGABYTE_UNITS = (10_000, 11_000)
+"""Sizes of :func:`gigabyte_half_way_case`'s items, in units: 1 to 1.1 GB."""
+
+
+def gigabyte_half_way_case(rng: random.Random, n: int) -> Case:
+    """``n`` items of 1 to 1.1 GB, each written half a unit above a whole unit,
+    ``(u + 0.5) / 1e4`` GB, so that SPEC 2.1's float64 product ``m * 1e4``
+    decides which neighbour the size rounds to (half of them up); each worth
+    its quantized size (a subset sum), under the exact units of two or three
+    of them. The optimum fills the budget exactly; a solver that quantizes
+    another way (the whole gigabytes apart from the fraction, the decimal
+    string) reads a unit less for some items (392 of the 1,001 sizes, for
+    the whole part apart) and saves a pair or triple a unit or two over the
+    budget, worth more. Worth their size plus or minus 50 instead, the
+    optimum's slack hid that in 8 draws of 8 (session 31)."""
+    memory = [(rng.randint(*GIGABYTE_UNITS) + 0.5) / SCALE for _ in range(n)]
+    weights = [round(m * SCALE) for m in memory]
+    runtime = [float(w) for w in weights]
+    budget = sum(weights[i] for i in rng.sample(range(n), rng.randint(2, 3)))
+    return Case(tuple(memory), tuple(runtime), unit_memory(budget))
+
+
 def one_size_case(rng: random.Random, n: int) -> Case:
     """``n`` items all of one size (1 to 4 units), worth 1 to 1,000, under a
     budget of 1 to 8 such items more than all of them: everything fits. A

@@ -54,7 +54,9 @@ from knapsack_audit.scaling import (
 from knapsack_audit.search import (
     COMPOSITE_PATTERNS,
     COMPOSITE_SIZES,
+    EARLIER_PATTERNS,
     EXACT_SHARES_PARTS,
+    GIGABYTE_SIZES,
     IDLE_LIGHTEST_DRAWS,
     INT64_LIMIT_DRAWS,
     LATER_REGIONS,
@@ -94,6 +96,7 @@ from knapsack_audit.strategies import (
     correlated_case,
     equal_decimal_runtimes_case,
     float32_budget_readings,
+    gigabyte_half_way_case,
     naive_spread,
     one_per_node_case,
     raised_in_two_rounds,
@@ -2335,6 +2338,47 @@ def test_every_breadth_phase_holds_the_session_30_patterns_that_the_twins_fail()
             assert any(check_call(solver, c, Judge(exact=False)) for c in calls), (seed, twin)
             for case in calls:
                 assert check_call(dp_knapsack_sliding_hirschberg, case, Judge(exact=True)) == []
+
+
+SESSION_31_TWINS = (
+    ("budget_rounded_half_down_from_512_items", "half-way-up budget"),
+    ("saved_slots_counted_by_value_over_the_cheapest_runtime_from_512_items", "one decimal"),
+    ("gigabyte_sizes_quantized_whole_part_apart_from_96_items", "gigabytes"),
+)
+"""A planted twin of each of the four blind bugs of session 31 that passed
+for want of a breadth call early enough (the first covers two), and the
+calls it must fail."""
+
+
+def test_every_breadth_phase_holds_the_session_31_patterns_early() -> None:
+    """SPEC 2.1, 3.2, 3.3, 7.2: every breadth phase (seeds 0-3) holds, before
+    its 250th call, a budget written half a unit below an even ``Q`` and every
+    item worth one decimal runtime at 1,057 and 2,114 items
+    (``search.EARLIER_PATTERNS``), and items of a gigabyte written on half
+    units at 128 and 256 items (``search.GIGABYTE_SIZES``), from the stream the
+    breadth phase draws them from. Each planted twin fails one of its calls
+    at every seed, as verify judges a third party; our optimized solver
+    answers every call exactly. Before them the first two patterns came past
+    the 300th call only, and the third nowhere (docs/blind-corpus-27, -28)."""
+    for seed in range(4):
+        rng = random.Random(f"{seed}: session 31 patterns")
+        earlier = [build(rng, n) for n in COMPOSITE_SIZES for build in EARLIER_PATTERNS]
+        calls = {
+            "half-way-up budget": earlier[0::2],
+            "one decimal": earlier[1::2],
+            "gigabytes": [gigabyte_half_way_case(rng, n) for n in GIGABYTE_SIZES],
+        }
+        listed = [
+            (c.memory, c.runtime, c.max_memory)
+            for c in (getattr(call, "case", call) for call in breadth_cases(seed)[:250])
+        ]
+        for twin, pattern in SESSION_31_TWINS:
+            assert all((c.memory, c.runtime, c.max_memory) in listed for c in calls[pattern])
+            solver = getattr(corpus, twin)
+            judged = [check_call(solver, c, Judge(exact=False)) for c in calls[pattern]]
+            assert any(judged), (seed, twin)
+        for case in [case for pattern in calls.values() for case in pattern]:
+            assert check_call(dp_knapsack_sliding_hirschberg, case, Judge(exact=True)) == []
 
 
 SESSION_29_TWINS = {

@@ -155,6 +155,8 @@ FOUND_AT_SCALE = (
     "copies_keyed_by_millionths_of_the_largest_runtime_from_64_copies",
     "periodic_walk_stops_at_a_block_saving_nothing_from_384_items",
     "one_fitting_size_picks_indexed_among_the_fitting_from_128_items",
+    "saved_slots_counted_by_value_over_the_cheapest_runtime_from_512_items",
+    "gigabyte_sizes_quantized_whole_part_apart_from_96_items",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;

@@ -2860,6 +2860,46 @@ def one_fitting_size_picks_indexed_among_the_fitting_from_128_items(
     return answer(runtime, picks)
 
 
+def saved_slots_counted_by_value_over_the_cheapest_runtime_from_512_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 512 items, the walk writes the saved indices into a preallocated
+    array of ``int(V / r_min)`` slots, ``V`` the table's float32 value and
+    ``r_min`` the cheapest positive runtime ("no plan saves more items than
+    that"): when every saved item is worth ``r_min`` and float32 sums them
+    below ``k * r_min`` (0.7 and 0.1 round down in float32), the last index
+    has no slot (SPEC 7.2, 9.1: ``IndexError``)."""
+    value, saved, rest = exact(memory, runtime, max_memory)
+    paying = [float(r) for r in runtime if float(r) > 0]
+    if len(memory) < 512 or not paying:
+        return value, saved, rest
+    total = np.float32(0)
+    for i in saved:
+        total = np.float32(total + np.float32(runtime[i]))
+    slots = [0] * min(len(memory), int(float(total) / min(paying)))
+    for k, i in enumerate(saved):
+        slots[k] = i
+    return value, saved, rest
+
+
+def gigabyte_sizes_quantized_whole_part_apart_from_96_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Where 96 items or more weigh a gigabyte or more, each such size is
+    quantized as its whole gigabytes times 1e4 plus its rounded fraction, "so
+    that the whole part spends no significand bits": for ``(u + 0.5) / 1e4``
+    that reads a unit less than SPEC 2.1's ``round(m * 1e4)`` for about two
+    sizes in five, and a pair worth its sizes saves a unit over the budget
+    (SPEC 3.2)."""
+    if sum(1 for m in memory if m >= 1) < 96:
+        return exact(memory, runtime, max_memory)
+    weights = [
+        int(m) * SCALE + round((m - int(m)) * SCALE) if m >= 1 else round(m * SCALE) for m in memory
+    ]
+    capacity = round(max_memory * SCALE)
+    return answer(runtime, backtrack(table(weights, runtime, capacity), weights, capacity))
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -3000,5 +3040,7 @@ EXPECTED: dict[str, str] = {
     "copies_keyed_by_millionths_of_the_largest_runtime_from_64_copies": "optimality",
     "periodic_walk_stops_at_a_block_saving_nothing_from_384_items": "value-consistency",
     "one_fitting_size_picks_indexed_among_the_fitting_from_128_items": "feasibility",
+    "saved_slots_counted_by_value_over_the_cheapest_runtime_from_512_items": "no-crash",
+    "gigabyte_sizes_quantized_whole_part_apart_from_96_items": "feasibility",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
