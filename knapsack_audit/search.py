@@ -101,6 +101,7 @@ from knapsack_audit.strategies import (
     big_table_units,
     blocks_and_one_odd_case,
     cases,
+    close_heavy_pair_case,
     copy_runs_case,
     correlated_case,
     dominant_out_of_reach_case,
@@ -133,6 +134,7 @@ from knapsack_audit.strategies import (
     past_the_total_case,
     periodic_layers_case,
     periodic_saved_below_case,
+    permuted_blocks_case,
     power_of_two_sizes_case,
     proportional_off_grid_case,
     region_case,
@@ -141,6 +143,7 @@ from knapsack_audit.strategies import (
     sentinel_sizes_case,
     shared_factor_runtimes_case,
     short_of_total_case,
+    sizes_a_power_apart_case,
     small_cases,
     sorted_together_case,
     superincreasing_case,
@@ -655,6 +658,23 @@ default ``verify``; no breadth call held an item past a gigabyte written on a
 half unit (docs/blind-corpus-28). About 2.6e6 to 8.3e6 cells."""
 
 
+GROUPING_PATTERNS = (
+    (sizes_a_power_apart_case, (256, 384)),
+    (close_heavy_pair_case, (LARGEST_REAL_ITEMS, 1536)),
+    (permuted_blocks_case, (256, LARGEST_REAL_ITEMS)),
+)
+"""Patterns, each at two item counts, the breadth phase makes after the
+gigabyte calls (session 31): two sizes equal in their low 12 or 13 bits; two
+items over half the budget within a 256th of it, the dearer leaving
+less room; repeats of one block, each in an order of its own. Blind bugs that
+grouped items more loosely than exact copies (SPEC 6.3) on each passed
+default ``verify``: a cap per size counted in 4,096 bins of the low bits
+(from 192 items), one row per sixteenth of the budget among the items over
+half of it (above 2e6 cells), and repeated layers found by their blocks'
+totals (from 256 items; docs/blind-corpus-27, -28). Kept under about 7e6
+cells: our pure-Python reference answers the six in about 10 s."""
+
+
 MEASURED_LAYERS_SIZES = (SCALE_SIZES[0], LARGEST_REAL_ITEMS, PAST_LARGEST_ITEMS)
 """Item counts of the breadth phase's calls of "layers measured apart" whose
 budget holds one heavy item: a blind bug that kept one item per weight among
@@ -1086,6 +1106,7 @@ def breadth_cases(
     newest_past_largest += [
         *(build(session_31_rng, n) for n in COMPOSITE_SIZES for build in EARLIER_PATTERNS),
         *(gigabyte_half_way_case(session_31_rng, n) for n in GIGABYTE_SIZES),
+        *(build(session_31_rng, n) for build, sizes in GROUPING_PATTERNS for n in sizes),
     ]
     last_tier_cheap = [case for case in by_tier[last] if _cells(case) < HUGE_BUDGET_CELLS]
     up_to_the_real_calls: list[BreadthCase] = [

@@ -2744,6 +2744,76 @@ def gigabyte_half_way_case(rng: random.Random, n: int) -> Case:
     return Case(tuple(memory), tuple(runtime), unit_memory(budget))
 
 
+POWER_APART_SHIFTS = (12, 13)
+"""Powers of two (in units) :func:`sizes_a_power_apart_case`'s two sizes differ by."""
+
+
+def sizes_a_power_apart_case(rng: random.Random, n: int) -> Case:
+    """``n`` items of two sizes ``q`` (1 to 8 units) and ``q + 2**k`` (``k`` of
+    :data:`POWER_APART_SHIFTS`: 4,096 or 8,192 units more), equal in their low
+    ``k`` bits: nine in ten light, worth 4 to 6 each, the others heavy and
+    worth 3 to 4 each, under room for every light item and two heavy ones
+    (about 2e6 to 7e6 cells at 256 and 384 items). The optimum saves all the light
+    items and two heavy ones. A fast path that caps the items of one size
+    at ``Q // q`` but counts them per bin of the size's low bits (a fixed
+    scratch of ``2**k`` counters) files the light items under the heavy
+    size's bin and saves no heavy item; so does a grouping keyed on the low
+    bits alone (SPEC 6.3: copies are exact)."""
+    light = rng.randint(1, 8)
+    heavy = light + (1 << rng.choice(POWER_APART_SHIFTS))
+    light_count = max(1, n - max(2, n // 10))
+    items = [(light, round(rng.uniform(4.0, 6.0), 2)) for _ in range(light_count)]
+    items += [(heavy, round(rng.uniform(3.0, 4.0), 2)) for _ in range(n - light_count)]
+    rng.shuffle(items)
+    return _case_of_units(items, light * light_count + 2 * heavy + rng.randint(0, light - 1))
+
+
+def close_heavy_pair_case(rng: random.Random, n: int) -> Case:
+    """``n`` items (at least 8): ``n - 2`` light ones (1 to 3 units, worth 0.5
+    to 1 each) of ``L`` units in all, and two over half a budget of ``L`` to
+    ``1.5 L`` units (about 2.4e6 to 7e6 cells at 1,057 and 1,536 items): one
+    of ``Q / 2 + d`` units worth ``Q / 2`` to ``Q`` (more than the light items
+    it displaces), the other 4 units to ``Q / 256`` heavier and worth 0.01 to
+    0.1 more. The room beside either is less than ``L``, so the
+    optimum saves the lighter heavy item and fills the rest with light
+    ones: the dearer heavy item leaves at least one light item out. A fast
+    path that keeps, of the items over half the budget whose sizes share a
+    band (a sixteenth of the budget), only the dearest, loses it."""
+    lights = [(rng.randint(1, 3), round(rng.uniform(0.5, 1.0), 2)) for _ in range(max(6, n - 2))]
+    total = sum(w for w, _ in lights)
+    budget = rng.randint(total, 3 * total // 2)
+    lighter = budget // 2 + rng.randint(1, max(1, budget // 8))
+    heavier = min(budget, lighter + rng.randint(4, max(4, budget // 256)))
+    worth = round(budget * rng.uniform(0.5, 1.0), 2)  # more than the light items it displaces
+    items = [*lights, (lighter, worth), (heavier, worth + round(rng.uniform(0.01, 0.1), 2))]
+    rng.shuffle(items)
+    return _case_of_units(items, budget)
+
+
+def permuted_blocks_case(rng: random.Random, n: int) -> Case:
+    """Repeats of one block of 4 to 12 items (``n`` rounded down to whole
+    blocks, at least 4 of them), each repeat listing the block's items in an
+    order of its own: sizes 1 to 20 units, runtimes 0.1 to 5 (two decimals),
+    under a quarter to three quarters of the total (at most twice
+    :data:`REGION_CELLS` cells). Every block has the same total size and
+    runtime, and the items are exact copies across blocks (SPEC 6.3), but
+    item ``k`` of one block is not item ``k`` of the next: a fast path that
+    finds the repeated layer by its blocks' totals and maps the first
+    block's picks onto the others by position saves other items than it
+    counted."""
+    block = [
+        (rng.randint(1, 20), round(rng.uniform(0.1, 5.0), 2)) for _ in range(rng.randint(4, 12))
+    ]
+    items: list[tuple[int, float]] = []
+    for _ in range(max(4, n // len(block))):
+        order = block[:]
+        rng.shuffle(order)
+        items += order
+    total = sum(w for w, _ in items)
+    budget = min(rng.randint(total // 4, 3 * total // 4), 2 * REGION_CELLS // len(items))
+    return _case_of_units(items, budget)
+
+
 def one_size_case(rng: random.Random, n: int) -> Case:
     """``n`` items all of one size (1 to 4 units), worth 1 to 1,000, under a
     budget of 1 to 8 such items more than all of them: everything fits. A

@@ -57,6 +57,7 @@ from knapsack_audit.search import (
     EARLIER_PATTERNS,
     EXACT_SHARES_PARTS,
     GIGABYTE_SIZES,
+    GROUPING_PATTERNS,
     IDLE_LIGHTEST_DRAWS,
     INT64_LIMIT_DRAWS,
     LATER_REGIONS,
@@ -2344,22 +2345,30 @@ SESSION_31_TWINS = (
     ("budget_rounded_half_down_from_512_items", "half-way-up budget"),
     ("saved_slots_counted_by_value_over_the_cheapest_runtime_from_512_items", "one decimal"),
     ("gigabyte_sizes_quantized_whole_part_apart_from_96_items", "gigabytes"),
+    ("sizes_grouped_by_their_low_12_bits_from_256_items", "sizes a power apart"),
+    ("heavy_items_one_per_band_of_a_32nd_above_2e6_cells", "close heavy pair"),
+    ("layer_picks_mapped_by_position_from_256_items", "permuted blocks"),
 )
-"""A planted twin of each of the four blind bugs of session 31 that passed
-for want of a breadth call early enough (the first covers two), and the
-calls it must fail."""
+"""A planted twin of each of the seven blind bugs of session 31 that passed
+(the first covers two), and the calls it must fail."""
+
+
+GROUPING_NAMES = ("sizes a power apart", "close heavy pair", "permuted blocks")
+"""Names of ``search.GROUPING_PATTERNS``, in order."""
 
 
 def test_every_breadth_phase_holds_the_session_31_patterns_early() -> None:
     """SPEC 2.1, 3.2, 3.3, 7.2: every breadth phase (seeds 0-3) holds, before
     its 250th call, a budget written half a unit below an even ``Q`` and every
     item worth one decimal runtime at 1,057 and 2,114 items
-    (``search.EARLIER_PATTERNS``), and items of a gigabyte written on half
-    units at 128 and 256 items (``search.GIGABYTE_SIZES``), from the stream the
-    breadth phase draws them from. Each planted twin fails one of its calls
+    (``search.EARLIER_PATTERNS``), items of a gigabyte written on half units
+    at 128 and 256 items (``search.GIGABYTE_SIZES``), and the three patterns
+    of ``search.GROUPING_PATTERNS`` (two sizes equal in their low bits, two
+    close items over half the budget, blocks in orders of their own), from
+    the stream the breadth phase draws them from. Each planted twin fails one of its calls
     at every seed, as verify judges a third party; our optimized solver
     answers every call exactly. Before them the first two patterns came past
-    the 300th call only, and the third nowhere (docs/blind-corpus-27, -28)."""
+    the 300th call only, and the others nowhere (docs/blind-corpus-27, -28)."""
     for seed in range(4):
         rng = random.Random(f"{seed}: session 31 patterns")
         earlier = [build(rng, n) for n in COMPOSITE_SIZES for build in EARLIER_PATTERNS]
@@ -2368,6 +2377,8 @@ def test_every_breadth_phase_holds_the_session_31_patterns_early() -> None:
             "one decimal": earlier[1::2],
             "gigabytes": [gigabyte_half_way_case(rng, n) for n in GIGABYTE_SIZES],
         }
+        for (build, sizes), pattern in zip(GROUPING_PATTERNS, list(GROUPING_NAMES), strict=True):
+            calls[pattern] = [build(rng, n) for n in sizes]
         listed = [
             (c.memory, c.runtime, c.max_memory)
             for c in (getattr(call, "case", call) for call in breadth_cases(seed)[:250])

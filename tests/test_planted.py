@@ -157,6 +157,9 @@ FOUND_AT_SCALE = (
     "one_fitting_size_picks_indexed_among_the_fitting_from_128_items",
     "saved_slots_counted_by_value_over_the_cheapest_runtime_from_512_items",
     "gigabyte_sizes_quantized_whole_part_apart_from_96_items",
+    "sizes_grouped_by_their_low_12_bits_from_256_items",
+    "heavy_items_one_per_band_of_a_32nd_above_2e6_cells",
+    "layer_picks_mapped_by_position_from_256_items",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;

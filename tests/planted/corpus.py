@@ -2900,6 +2900,82 @@ def gigabyte_sizes_quantized_whole_part_apart_from_96_items(
     return answer(runtime, backtrack(table(weights, runtime, capacity), weights, capacity))
 
 
+def sizes_grouped_by_their_low_12_bits_from_256_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 256 items, items that fit are grouped by the low 12 bits of their
+    size ("a 4,096-entry table of size classes"), and each group keeps only
+    its ``Q // q_max`` dearest items, ``q_max`` its largest size: two sizes
+    4,096 units apart share a group, and the heavier size's cap drops the
+    lighter items (SPEC 3.3, 6.3: only exact copies are one type)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) < 256:
+        return exact(memory, runtime, max_memory)
+    groups: dict[int, list[int]] = {}
+    for i, w in enumerate(weights):
+        if 0 < w <= capacity:
+            groups.setdefault(w & 4095, []).append(i)
+    dropped = set()
+    for members in groups.values():
+        cap = capacity // max(weights[i] for i in members)
+        dropped |= set(sorted(members, key=lambda i: -float(runtime[i]))[cap:])
+    kept = [i for i in range(len(weights)) if i not in dropped]
+    return exact_over(kept, weights, runtime, capacity)
+
+
+def heavy_items_one_per_band_of_a_32nd_above_2e6_cells(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """Above 2e6 cells, of the items over half the budget (no two fit
+    together) only the dearest of each band of ``Q / 32`` sizes keeps a row:
+    a lighter, slightly cheaper one that leaves room for more light items is
+    lost (SPEC 3.3)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    if len(weights) * (capacity + 1) <= 2_000_000:
+        return exact(memory, runtime, max_memory)
+    best: dict[int, int] = {}
+    for i, w in enumerate(weights):
+        if capacity < 2 * w <= 2 * capacity:
+            band = 32 * w // (capacity + 1)
+            if band not in best or float(runtime[i]) > float(runtime[best[band]]):
+                best[band] = i
+    kept = [
+        i
+        for i, w in enumerate(weights)
+        if not capacity < 2 * w <= 2 * capacity or best[32 * w // (capacity + 1)] == i
+    ]
+    return exact_over(kept, weights, runtime, capacity)
+
+
+def layer_picks_mapped_by_position_from_256_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 256 items, when the items are ``k >= 4`` blocks that hold the same
+    items (the same sorted sizes and runtimes), the plan is made for the first
+    block repeated ``k`` times and returned as those positions: a block that
+    lists its items in another order gets other items saved (SPEC 3.2, 3.3)."""
+    weights = quantize_all(memory)
+    n = len(weights)
+    if n < 256:
+        return exact(memory, runtime, max_memory)
+    for p in range(2, n // 4 + 1):
+        if n % p:
+            continue
+        first = sorted(zip(weights[:p], map(float, runtime[:p]), strict=True))
+        blocks = range(p, n, p)
+        if all(
+            sorted(zip(weights[b : b + p], map(float, runtime[b : b + p]), strict=True)) == first
+            for b in blocks
+        ):
+            layer_weights = weights[:p] * (n // p)
+            capacity = round(max_memory * SCALE)
+            dp = table(layer_weights, list(runtime[:p]) * (n // p), capacity)
+            return answer(runtime, backtrack(dp, layer_weights, capacity))
+    return exact(memory, runtime, max_memory)
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -3042,5 +3118,8 @@ EXPECTED: dict[str, str] = {
     "one_fitting_size_picks_indexed_among_the_fitting_from_128_items": "feasibility",
     "saved_slots_counted_by_value_over_the_cheapest_runtime_from_512_items": "no-crash",
     "gigabyte_sizes_quantized_whole_part_apart_from_96_items": "feasibility",
+    "sizes_grouped_by_their_low_12_bits_from_256_items": "optimality",
+    "heavy_items_one_per_band_of_a_32nd_above_2e6_cells": "optimality",
+    "layer_picks_mapped_by_position_from_256_items": "feasibility",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
