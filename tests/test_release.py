@@ -205,10 +205,13 @@ def test_plots_render_from_a_small_fixture(calls: list[Fixture], tmp_path: Path)
     assert any(point.over_budget for point in over)
 
 
-# --- the command end to end (beside the units above, so that the two xdist
-# workers share the long tests of the command: test_cli.py holds the others) ---
+# --- the command end to end: in the release set (README, "Auditing a release"),
+# beside the exhaustive scope there; 222 s of the README's test command under
+# load in CI at df63769, the longest test of it (session 31) ---
 
 
+@pytest.mark.slow
+@pytest.mark.release
 def test_release_report(tmp_path: Path) -> None:
     """SPEC 3.2, 5.2, 7.2, 10.1, 10.3: the release report has versions, verdicts in
     one vocabulary, the drift check apart, its JSON and JUnit twins and the plots;
