@@ -1388,12 +1388,9 @@ class _Search:
         self.known: dict[Case, KnownCase | Scaled] = {}
         """Judged cases with a known optimum: how each was made (shrinking, reports)."""
 
-    def judge_known(self, known: KnownCase | Scaled) -> list[Finding]:
-        """The one-call properties (but determinism) of a case of known optimum."""
-        return self.judge_known_call(known)[0]
-
-    def judge_known_call(self, known: KnownCase | Scaled) -> tuple[list[Finding], Outcome]:
-        """:meth:`judge_known`, and the call's outcome."""
+    def judge_known(self, known: KnownCase | Scaled) -> tuple[list[Finding], Outcome]:
+        """The one-call properties (but determinism) of a case of known optimum,
+        and the call's outcome."""
         props.know_optimum(known.case, known.optimum)
         self.known[known.case] = known
         self.result.largest_table = max(self.result.largest_table, table_cells(known.case))
@@ -1648,7 +1645,7 @@ def _breadth_phase(
         if until is not None and search.elapsed() - shrinking > until:
             return list(breadth[k:])
         if isinstance(case, KnownCase):
-            findings, outcome = search.judge_known_call(case)
+            findings, outcome = search.judge_known(case)
         else:
             search.result.largest_table = max(search.result.largest_table, table_cells(case))
             wanted = search.wanted & (set(props.CALL_PROPERTIES) - {"determinism"})
@@ -1661,8 +1658,9 @@ def _breadth_phase(
         else:
             search.result.breadth_checked += 1
         if "determinism" in search.wanted:
-            history = recalls.after(search.solver, _case_of(case))
-            recalls.keep(_case_of(case), outcome)
+            called = _case_of(case)
+            history = recalls.after(search.solver, called)
+            recalls.keep(called, outcome)
             if history is not None:
                 search.record(history, shrink=False)
         for finding in findings:

@@ -2377,12 +2377,12 @@ def test_every_breadth_phase_holds_the_session_31_patterns_early() -> None:
             "one decimal": earlier[1::2],
             "gigabytes": [gigabyte_half_way_case(rng, n) for n in GIGABYTE_SIZES],
         }
-        for (build, sizes), pattern in zip(GROUPING_PATTERNS, list(GROUPING_NAMES), strict=True):
+        for (build, sizes), pattern in zip(GROUPING_PATTERNS, GROUPING_NAMES, strict=True):
             calls[pattern] = [build(rng, n) for n in sizes]
-        listed = [
+        listed = {
             (c.memory, c.runtime, c.max_memory)
             for c in (getattr(call, "case", call) for call in breadth_cases(seed)[:250])
-        ]
+        }
         for twin, pattern in SESSION_31_TWINS:
             assert all((c.memory, c.runtime, c.max_memory) in listed for c in calls[pattern])
             solver = getattr(corpus, twin)
