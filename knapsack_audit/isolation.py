@@ -69,6 +69,7 @@ import subprocess
 import sys
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from types import TracebackType
@@ -515,6 +516,9 @@ class IsolatedSolver:
         self._control: int | None = None
         """Write end of the keeper's control pipe: a byte stops the worker."""
         self._status_log = ""
+        self._pending: tuple[float, float, str] | None = None
+        """A request sent and not yet answered: its deadline, timeout and note."""
+        self._sends = 0
 
     def __enter__(self) -> IsolatedSolver:
         return self
@@ -676,7 +680,36 @@ class IsolatedSolver:
         self.first_of_shape.clear()
         self._kept_items = 0
 
+    def submit(self, memory: list[Any], runtime: list[Any], max_memory: Any) -> Callable[[], Any]:
+        """Send a call and return at once, so that the caller works while the
+        worker computes; the returned function waits for the answer and gives
+        what :meth:`__call__` would (answer, or raise). The call timeout counts
+        from the send.
+
+        Another request first waits for a submitted call's answer, and drops
+        it if it was not collected; collecting it then raises ``RuntimeError``
+        (the tool's own misuse, not the solver's fault).
+        """
+        self._send((memory, runtime, max_memory), self.call_timeout, "")
+        sent = self._sends
+
+        def collect() -> Any:
+            if sent != self._sends or self._pending is None:
+                raise RuntimeError("a submitted call was collected after another request")
+            return _unpack(self._receive(), memory, runtime)
+
+        return collect
+
     def _exchange(self, request: Any, timeout: float, what: str) -> Any:
+        self._send(request, timeout, what)
+        return self._receive()
+
+    def _send(self, request: Any, timeout: float, what: str) -> None:
+        """Send ``request``, to be answered within ``timeout`` seconds from now
+        (:meth:`_receive` waits for the answer)."""
+        if self._pending is not None:
+            with contextlib.suppress(SolverFailure):
+                self._receive()  # a submitted call never collected: its answer is dropped
         if self._connection is None:
             self.start()
         connection = self._connection
@@ -693,7 +726,17 @@ class IsolatedSolver:
             connection.send(request)
         except OSError:
             raise WorkerDied(self._reap()) from None
-        waited = self._wait(timeout)
+        self._sends += 1
+        self._pending = (time.monotonic() + timeout, timeout, what)
+
+    def _receive(self) -> Any:
+        """The answer to the request sent last, waited for until its deadline."""
+        assert self._pending is not None
+        deadline, timeout, what = self._pending
+        self._pending = None
+        connection = self._connection
+        assert connection is not None
+        waited = self._wait(deadline - time.monotonic())
         if waited == "timeout":
             self.close(kill=True)
             raise SolverTimeout(
@@ -766,7 +809,7 @@ class IsolatedSolver:
         kills its own descendants first, the keeper the worker's group and the
         orphans it adopted."""
         process, connection = self._process, self._connection
-        self._process, self._connection = None, None
+        self._process, self._connection, self._pending = None, None, None
         if connection is not None:
             try:
                 if not kill and process is not None and not _has_exited(process.pid):

@@ -143,11 +143,53 @@ def call(solver: Solver, case: Case, as_tuples: bool = False) -> Outcome:
     if as_tuples:
         memory, runtime = tuple(memory), tuple(runtime)  # type: ignore[assignment]
     before = (copy.copy(memory), copy.copy(runtime))
+    return _answered(lambda: solver(memory, runtime, max_memory), memory, runtime, before)
+
+
+def _answered(
+    answer: Callable[[], Any], memory: list[Any], runtime: list[Any], before: tuple[Any, Any]
+) -> Outcome:
+    """The outcome of a call whose answer ``answer`` gives (or raises)."""
     try:
-        result = solver(memory, runtime, max_memory)
+        result = answer()
     except Exception as error:  # a third-party crash is a finding, not fatal
         return Outcome(error=error)
     return Outcome(result=result, extras={"mutated": _changed(memory, runtime, before)})
+
+
+class PendingCall:
+    """A call begun by :func:`start_call`; :meth:`outcome` waits for its answer
+    (the first time; later it returns the same outcome)."""
+
+    def __init__(self, finish: Callable[[], Outcome]) -> None:
+        self._finish = finish
+        self._outcome: Outcome | None = None
+
+    def outcome(self) -> Outcome:
+        if self._outcome is None:
+            self._outcome = self._finish()
+        return self._outcome
+
+
+def start_call(solver: Solver, case: Case) -> PendingCall:
+    """:func:`call`, begun now and finished by :meth:`PendingCall.outcome`.
+
+    A solver with a ``submit`` method (a worker process:
+    :meth:`knapsack_audit.isolation.IsolatedSolver.submit`) computes while the
+    caller judges the call before; any other is called at once.
+    """
+    submit = getattr(solver, "submit", None)
+    if submit is None:
+        outcome = call(solver, case)
+        return PendingCall(lambda: outcome)
+    memory, runtime, max_memory = case.arguments()
+    before = (copy.copy(memory), copy.copy(runtime))
+    try:
+        collect = submit(memory, runtime, max_memory)
+    except Exception as error:  # a worker that could not start is the solver's finding
+        failed = Outcome(error=error)
+        return PendingCall(lambda: failed)
+    return PendingCall(lambda: _answered(collect, memory, runtime, before))
 
 
 BatchSolver = Callable[[list[tuple[list[Any], list[Any], Any]]], list[Any]]

@@ -314,6 +314,33 @@ def test_isolated_solver_restarts_after_timeout_and_leaves_no_child() -> None:
     assert _workers() == []
 
 
+def test_a_submitted_call_answers_while_the_caller_works_and_in_order() -> None:
+    """SPEC 8.1: the breadth phase begins each call before it judges the one
+    before, so the worker's answers must come back to the call that asked,
+    in order. A call submitted and not collected is dropped by the next
+    request (whose answer is its own), and collecting it then is the tool's
+    error; a submitted call that hangs times out from its send, as a plain
+    call does."""
+    (target,) = parse_target("knapsack_audit.reference:dp_knapsack")
+    with IsolatedSolver(target) as solver:
+        first = solver.submit([2e-4, 1e-4], [1.0, 3.0], 2e-4)
+        assert solver([1e-4], [2.0], 1e-4) == (2.0, [0], [])
+        with pytest.raises(RuntimeError, match="collected after another request"):
+            first()
+        later = solver.submit([2e-4, 1e-4], [1.0, 3.0], 2e-4)
+        assert later() == (3.0, [1], [0])
+        assert solver.calls == 3
+    (hangs,) = parse_target(f"{BAD_SOLVERS / 'hangs'}.py:solver")
+    with IsolatedSolver(hangs, call_timeout=0.5) as solver:
+        collect = solver.submit([1e-4], [1.0], 1e-4)
+        time.sleep(0.6)
+        started = time.monotonic()
+        with pytest.raises(SolverTimeout):
+            collect()
+        assert time.monotonic() - started < 0.4
+    assert _workers() == []
+
+
 THREADS_SOLVER = """\
 import os
 
