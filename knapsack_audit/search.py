@@ -120,6 +120,7 @@ from knapsack_audit.strategies import (
     heavy_rival_case,
     huge_budget_case,
     measured_layers_case,
+    mixed_types_copies_case,
     one_fits_at_a_time_case,
     one_fitting_size_among_heavy_case,
     one_paying_case,
@@ -141,6 +142,7 @@ from knapsack_audit.strategies import (
     region_case,
     scale_cases,
     search_gives_up_case,
+    sentinel_first_case,
     sentinel_sizes_case,
     shared_factor_runtimes_case,
     short_of_total_case,
@@ -676,6 +678,21 @@ totals (from 256 items; docs/blind-corpus-27, -28). Kept under about 7e6
 cells: our pure-Python reference answers the six in about 10 s."""
 
 
+SESSION_32_PATTERNS = (
+    (sentinel_first_case, (256, LARGEST_REAL_ITEMS)),
+    (mixed_types_copies_case, (640, LARGEST_REAL_ITEMS)),
+)
+"""Patterns, each at two item counts, the breadth phase makes after
+:data:`GROUPING_PATTERNS` (session 32): a "never save" sentinel of 1e14 GB or
+more listed first, which swallows the light sizes in a float sum, beside 32
+to 48 items heavier than the budget; repeats of a layer whose later copies
+write equal sizes as another type (``-0.0``, an ``int``, a
+``numpy.float64``). Blind bugs passed default ``verify`` on each: a fast path
+for "everything that fits alone fits together" tested on the float total
+less the heavy sizes (from 32 heavy items), and sizes interned into the
+caller's list by value (from 512 items; docs/blind-corpus-29)."""
+
+
 MEASURED_LAYERS_SIZES = (SCALE_SIZES[0], LARGEST_REAL_ITEMS, PAST_LARGEST_ITEMS)
 """Item counts of the breadth phase's calls of "layers measured apart" whose
 budget holds one heavy item: a blind bug that kept one item per weight among
@@ -1108,6 +1125,11 @@ def breadth_cases(
         *(build(session_31_rng, n) for n in COMPOSITE_SIZES for build in EARLIER_PATTERNS),
         *(gigabyte_half_way_case(session_31_rng, n) for n in GIGABYTE_SIZES),
         *(build(session_31_rng, n) for build, sizes in GROUPING_PATTERNS for n in sizes),
+    ]
+    # Session 32, from a stream of their own (the calls above unchanged).
+    session_32_rng = random.Random(f"{seed}: session 32 patterns")
+    newest_past_largest += [
+        build(session_32_rng, n) for build, sizes in SESSION_32_PATTERNS for n in sizes
     ]
     last_tier_cheap = [case for case in by_tier[last] if _cells(case) < HUGE_BUDGET_CELLS]
     up_to_the_real_calls: list[BreadthCase] = [

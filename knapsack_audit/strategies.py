@@ -2744,6 +2744,69 @@ def gigabyte_half_way_case(rng: random.Random, n: int) -> Case:
     return Case(tuple(memory), tuple(runtime), unit_memory(budget))
 
 
+SENTINEL_GIGABYTES = (1e14, 5e14)
+"""Sizes of :func:`sentinel_first_case`'s first item: ``1e18`` to ``5e18``
+units, still below int64's largest (SPEC 2.1 quantizes them exactly)."""
+
+
+def sentinel_first_case(rng: random.Random, n: int) -> Case:
+    """A "never save" sentinel of :data:`SENTINEL_GIGABYTES` first, then 32 to
+    48 items of 1.5 to 3 times the budget and ``n`` in all of 1 to 60 units
+    (at most 0.006 GB, below half the float spacing at the sentinel, 0.0156 GB
+    or more), worth 0.1 to 10 (two decimals), under a budget of 2,000 to
+    4,000 units, which the light items overfill (about 6e5 to 4e6 cells at
+    256 and 1,057 items). Heavy and light
+    items are shuffled. In a float ``sum(memory)`` the sentinel swallows every
+    light size: a fast path that finds "everything that fits alone fits
+    together" from the float total less the heavy sizes reads a light total
+    of about 0 and saves every light item, far over the budget."""
+    budget = rng.randint(2_000, 4_000)
+    heavy = [
+        (rng.randint(3 * budget // 2, 3 * budget), round(rng.uniform(0.1, 10.0), 2))
+        for _ in range(rng.randint(32, 48))
+    ]
+    light = [
+        (rng.randint(1, 60), round(rng.uniform(0.1, 10.0), 2))
+        for _ in range(max(n - 1 - len(heavy), 64))
+    ]
+    items = heavy + light
+    rng.shuffle(items)
+    sentinel = rng.uniform(*SENTINEL_GIGABYTES)
+    memory = (sentinel, *(unit_memory(w) for w, _ in items))
+    runtime = (1.0, *(float(r) for _, r in items))
+    return Case(memory, runtime, unit_memory(budget))
+
+
+def mixed_types_copies_case(rng: random.Random, n: int) -> Case:
+    """Repeats of one block of 8 to 16 items, a layer, to ``n`` items; the
+    block holds a size of ``0.0``, one of a whole gigabyte and decimal sizes
+    of 1 to 20 units, worth 0.1 to 10. The first repeat writes its sizes as
+    Python floats; each later one writes them as a caller could tell apart
+    and still equal (SPEC 8.2): ``-0.0`` for the zero, an ``int`` for the
+    whole gigabyte, a ``numpy.float64`` for the others, in turn. Under a
+    budget of a quarter to a half of the light sizes (about 1e6 to 4e6
+    cells at 640 and 1,057 items). A solver that interns
+    equal sizes into the caller's list (``memory[k] = seen.setdefault(m, m)``)
+    writes the first repeat's objects over the later ones: the answer is
+    right, the caller's list is changed."""
+    width = rng.randint(8, 16)
+    units = [rng.randint(1, 20) for _ in range(width - 2)]
+    block_runtime = [round(rng.uniform(0.1, 10.0), 2) for _ in range(width)]
+    memory: list[object] = []
+    repeats = max(2, n // width)
+    for repeat in range(repeats):
+        later = repeat > 0
+        as_numpy = later and repeat % 2 == 1
+        memory += [
+            -0.0 if later else 0.0,
+            1 if later else 1.0,
+            *(np.float64(unit_memory(u)) if as_numpy else unit_memory(u) for u in units),
+        ]
+    light = sum(units) * repeats
+    budget = rng.randint(light // 4, light // 2)
+    return Case(tuple(memory), tuple(block_runtime * repeats), unit_memory(budget))
+
+
 POWER_APART_SHIFTS = (12, 13)
 """Powers of two (in units) :func:`sizes_a_power_apart_case`'s two sizes differ by."""
 

@@ -64,6 +64,7 @@ from knapsack_audit.search import (
     PAST_POWER_DRAWS,
     RAISED_TWICE_DRAWS,
     SAVED_COUNT_SIZES,
+    SESSION_32_PATTERNS,
     SHORT_OF_TOTAL_DRAWS,
     SPLITTING_DRAWS,
     SPLITTING_SHAPES,
@@ -2390,6 +2391,39 @@ def test_every_breadth_phase_holds_the_session_31_patterns_early() -> None:
             assert any(judged), (seed, twin)
         for case in [case for pattern in calls.values() for case in pattern]:
             assert check_call(dp_knapsack_sliding_hirschberg, case, Judge(exact=True)) == []
+
+
+SESSION_32_TWINS = (
+    "light_items_totalled_past_a_float_sum_from_24_heavy_items",
+    "equal_sizes_made_one_object_in_the_callers_list_from_600_items",
+)
+"""A planted twin of each of the two blind bugs of session 32 that passed
+after the breadth phase's reach grew, in the order of ``search.SESSION_32_PATTERNS``."""
+
+
+def test_every_breadth_phase_holds_the_session_32_patterns_early() -> None:
+    """SPEC 3.2, 8.2: every breadth phase (seeds 0-3) holds, before its 250th
+    call, a "never save" sentinel of 1e14 GB or more listed first beside 32
+    to 48 heavy items (at 256 and 1,057 items), and repeats of a layer whose
+    later copies write equal sizes as another type (at 640 and 1,057 items),
+    from the stream the breadth phase draws them from
+    (``search.SESSION_32_PATTERNS``). Each planted twin fails one of its
+    calls at every seed, as verify judges a third party; our optimized solver
+    answers every call exactly. Before them, blind bugs on each passed
+    default ``verify`` (docs/blind-corpus-29)."""
+    for seed in range(4):
+        rng = random.Random(f"{seed}: session 32 patterns")
+        calls = [[build(rng, n) for n in sizes] for build, sizes in SESSION_32_PATTERNS]
+        listed = {
+            (c.memory, c.runtime, c.max_memory)
+            for c in (getattr(call, "case", call) for call in breadth_cases(seed)[:250])
+        }
+        for twin, pattern in zip(SESSION_32_TWINS, calls, strict=True):
+            assert all((c.memory, c.runtime, c.max_memory) in listed for c in pattern), seed
+            solver = getattr(corpus, twin)
+            assert any(check_call(solver, c, Judge(exact=False)) for c in pattern), (seed, twin)
+            for case in pattern:
+                assert check_call(dp_knapsack_sliding_hirschberg, case, Judge(exact=True)) == []
 
 
 SESSION_29_TWINS = {

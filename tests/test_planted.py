@@ -160,6 +160,8 @@ FOUND_AT_SCALE = (
     "sizes_grouped_by_their_low_12_bits_from_256_items",
     "heavy_items_one_per_band_of_a_32nd_above_2e6_cells",
     "layer_picks_mapped_by_position_from_256_items",
+    "light_items_totalled_past_a_float_sum_from_24_heavy_items",
+    "equal_sizes_made_one_object_in_the_callers_list_from_600_items",
 )
 """Fast paths that switch on size (items, table cells, a count of some kind of
 item) and err on one value region: no counterexample in the exhaustive scope;

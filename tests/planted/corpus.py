@@ -2976,6 +2976,41 @@ def layer_picks_mapped_by_position_from_256_items(
     return exact(memory, runtime, max_memory)
 
 
+def light_items_totalled_past_a_float_sum_from_24_heavy_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 24 items heavier than the budget: when the other items' sizes,
+    totalled as the float ``sum(memory)`` less the heavy sizes, fit the
+    budget, every item that fits and is worth something is saved, with no
+    table. A huge size listed first swallows the light sizes in the float sum,
+    which then reads far under the budget: the saved items overfill it
+    (SPEC 3.2)."""
+    weights = quantize_all(memory)
+    capacity = round(max_memory * SCALE)
+    heavy = [float(m) for m, w in zip(memory, weights, strict=True) if w > capacity]
+    if len(heavy) < 24:
+        return exact(memory, runtime, max_memory)
+    light_total = sum(float(m) for m in memory) - sum(heavy)
+    if round(light_total * SCALE) > capacity:
+        return exact(memory, runtime, max_memory)
+    saved = [k for k, w in enumerate(weights) if w <= capacity and float(runtime[k]) > 0]
+    return answer(runtime, saved)
+
+
+def equal_sizes_made_one_object_in_the_callers_list_from_600_items(
+    memory: list[float], runtime: list[float], max_memory: float
+) -> Answer:
+    """From 600 items, each size equal to an earlier one is replaced, in the
+    caller's list, by the earlier object ("one object per distinct size"):
+    the answer is exact, but a ``-0.0`` after a ``0.0``, an ``int`` after an
+    equal float or a numpy float after a Python one changes (SPEC 8.2)."""
+    if len(memory) >= 600:
+        first: dict[float, float] = {}
+        for k, m in enumerate(memory):
+            memory[k] = first.setdefault(float(m), m)
+    return exact(memory, runtime, max_memory)
+
+
 CORRECT = ("branch_and_bound", "pareto_frontier", "last_item_wins_ties", "hirschberg_fixed")
 """Correct solvers: ``verify`` must pass each."""
 
@@ -3121,5 +3156,7 @@ EXPECTED: dict[str, str] = {
     "sizes_grouped_by_their_low_12_bits_from_256_items": "optimality",
     "heavy_items_one_per_band_of_a_32nd_above_2e6_cells": "optimality",
     "layer_picks_mapped_by_position_from_256_items": "feasibility",
+    "light_items_totalled_past_a_float_sum_from_24_heavy_items": "feasibility",
+    "equal_sizes_made_one_object_in_the_callers_list_from_600_items": "no-mutation",
 }
 """Each planted bug and a property it must fail (it may fail others too)."""
