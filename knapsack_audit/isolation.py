@@ -389,7 +389,27 @@ def _answer(solver: Any, request: tuple[Any, ...], limit_note: str) -> tuple[Any
     A request is ``(memory, runtime, max_memory)``, or with a fourth entry, the
     number of timed repeats of a measured call (``knapsack-audit compare``,
     :func:`knapsack_audit.measure.measured_call`).
+
+    A call of an odd number of items (not measured) is made as a caller of
+    other settings than the defaults would make it
+    (:data:`~knapsack_audit.process_state.UNUSUAL_CALLER`), and those are
+    put back after it: a solver that resets a setting to its default
+    instead of the value it found changes them (SPEC 8.6). By item count, so
+    that a call made twice, or on the same items reordered, runs under the
+    same settings both times.
     """
+    memory, runtime, max_memory, *repeats = request
+    if repeats or len(memory) % 2 == 0:
+        return _answer_as_found(solver, (memory, runtime, max_memory, *repeats), limit_note)
+    usual = process_state.as_unusual_caller()
+    try:
+        return _answer_as_found(solver, request, limit_note)
+    finally:
+        process_state.restore(usual)
+
+
+def _answer_as_found(solver: Any, request: tuple[Any, ...], limit_note: str) -> tuple[Any, ...]:
+    """:func:`_answer` under the process's settings as they are."""
     memory, runtime, max_memory, *repeats = request
     # Unpickled, every float is an object of its own: runs of equal
     # neighbours are made one object again, as the caller built them (SPEC 4.6).

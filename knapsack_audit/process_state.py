@@ -25,6 +25,7 @@ read (about 35 us a read).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import random
 import sys
@@ -167,6 +168,37 @@ def changes(before: Snapshot) -> list[str]:
             else:
                 changed.append(f"{setting.name} (the call drew from it or reseeded it)")
     return changed
+
+
+UNUSUAL_CALLER = {
+    "torch's grad mode": False,
+    "torch's float32 matmul precision": "high",
+    "numpy's floating-point error handling": {
+        "divide": "ignore",
+        "over": "ignore",
+        "under": "ignore",
+        "invalid": "ignore",
+    },
+    "Python's recursion limit": 4000,
+}
+"""Settings of a caller other than the defaults, that change no correct
+solver's answer: grad mode off (the partitioner runs under ``no_grad``),
+TF32-class matmuls allowed, numpy's floating-point errors ignored, a deeper
+recursion limit. A solver that "puts a setting back" to its default, not to
+the value it found, changes them (SPEC 8.6); under the defaults it changes
+nothing a caller could see (a blind bug reset the matmul precision to
+``"highest"``, session 32)."""
+
+
+def as_unusual_caller() -> Snapshot:
+    """Set :data:`UNUSUAL_CALLER`'s values (torch's once torch is imported);
+    return the settings as they were, for :func:`restore`."""
+    before = snapshot()
+    for setting, _ in before:
+        if setting.name in UNUSUAL_CALLER:
+            with contextlib.suppress(Exception):  # a setting a solver broke stays so
+                setting.write(UNUSUAL_CALLER[setting.name])
+    return before
 
 
 def restore(before: Snapshot) -> None:

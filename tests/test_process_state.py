@@ -5,11 +5,15 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
+import pytest
 import torch
 
 from knapsack_audit import process_state
+from knapsack_audit.isolation import ChangedSettings, IsolatedSolver
+from knapsack_audit.targets import parse_target
 
 
 def test_each_setting_changed_is_named_and_put_back() -> None:
@@ -70,3 +74,27 @@ def test_a_call_that_imports_torch_is_compared_with_a_fresh_import() -> None:
     assert "torch's flush-denormal mode from False to True" in first
     assert "torch's default dtype from torch.float32 to torch.float64" in first
     assert second == "[] torch.float32"
+
+
+RESETS = Path(__file__).parent / "fixtures" / "hostile_solvers" / "resets_settings_to_defaults.py"
+
+
+def test_a_call_of_odd_items_is_made_by_a_caller_of_other_settings() -> None:
+    """SPEC 8.6: a call leaves the settings as it found them, not as their
+    defaults. The worker makes each call of an odd number of items under
+    ``process_state.UNUSUAL_CALLER`` (and puts its own settings back after):
+    a solver that sets torch's matmul precision and numpy's error handling
+    to their defaults changes them there, and is named; under the defaults
+    (an even number of items) it changes nothing. A correct solver answers
+    both alike."""
+    (resets,) = parse_target(f"{RESETS}:solver")
+    with IsolatedSolver(resets) as solver:
+        assert solver([1e-4, 2e-4], [1.0, 3.0], 2e-4) == (3.0, [1], [0])
+        with pytest.raises(ChangedSettings) as raised:
+            solver([1e-4, 2e-4, 1e-4], [1.0, 3.0, 1.0], 2e-4)
+        assert "torch's float32 matmul precision from 'high' to 'highest'" in str(raised.value)
+        assert "numpy's floating-point error handling from {'divide': 'ignore'" in str(raised.value)
+        assert solver([1e-4, 2e-4], [1.0, 3.0], 2e-4) == (3.0, [1], [0])
+    (ours,) = parse_target("knapsack_audit.reference:dp_knapsack")
+    with IsolatedSolver(ours) as solver:
+        assert solver([1e-4, 2e-4, 1e-4], [1.0, 3.0, 1.0], 2e-4) == (3.0, [1], [2, 0])
