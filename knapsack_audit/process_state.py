@@ -174,18 +174,20 @@ UNUSUAL_CALLER = {
     "torch's grad mode": False,
     "torch's float32 matmul precision": "high",
     "numpy's floating-point error handling": {
-        "divide": "ignore",
-        "over": "ignore",
-        "under": "ignore",
-        "invalid": "ignore",
+        "divide": "warn",
+        "over": "warn",
+        "under": "warn",
+        "invalid": "warn",
     },
     "Python's recursion limit": 4000,
 }
 """Settings of a caller other than the defaults, that change no correct
 solver's answer: grad mode off (the partitioner runs under ``no_grad``),
-TF32-class matmuls allowed, numpy's floating-point errors ignored, a deeper
-recursion limit. A solver that "puts a setting back" to its default, not to
-the value it found, changes them (SPEC 8.6); under the defaults it changes
+TF32-class matmuls allowed, numpy's underflows warned of (the default
+ignores them; the others keep their default, so that a call that silences
+one is still seen), a deeper recursion limit. A solver that "puts a
+setting back" to its default, not to the value it found, changes them
+(SPEC 8.6); under the defaults it changes
 nothing a caller could see (a blind bug reset the matmul precision to
 ``"highest"``, session 32)."""
 

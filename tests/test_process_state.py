@@ -93,7 +93,11 @@ def test_a_call_of_odd_items_is_made_by_a_caller_of_other_settings() -> None:
         with pytest.raises(ChangedSettings) as raised:
             solver([1e-4, 2e-4, 1e-4], [1.0, 3.0, 1.0], 2e-4)
         assert "torch's float32 matmul precision from 'high' to 'highest'" in str(raised.value)
-        assert "numpy's floating-point error handling from {'divide': 'ignore'" in str(raised.value)
+        assert (
+            "numpy's floating-point error handling from "
+            "{'divide': 'warn', 'over': 'warn', 'under': 'warn', 'invalid': 'warn'} "
+            "to {'divide': 'warn', 'over': 'warn', 'under': 'ignore', 'invalid': 'warn'}"
+        ) in str(raised.value)
         assert solver([1e-4, 2e-4], [1.0, 3.0], 2e-4) == (3.0, [1], [0])
     (ours,) = parse_target("knapsack_audit.reference:dp_knapsack")
     with IsolatedSolver(ours) as solver:
