@@ -108,12 +108,12 @@ class OracleAhead:
 
     def _feed(self, cases: list[tuple[int, Case]]) -> None:
         try:
-            for task in cases:
+            for index, case in cases:
                 with self._reached:
                     self._reached.wait_for(
-                        lambda index=task[0]: index <= self._at + AHEAD_CALLS or not self._alive
+                        lambda: index <= self._at + AHEAD_CALLS or not self._alive  # noqa: B023
                     )
-                self._calls.send(task)
+                self._calls.send((index, case))
             self._calls.send(None)
         except (OSError, ValueError):  # the process was stopped
             return

@@ -1390,7 +1390,8 @@ class Stoppable:
         self.check()
         submit = getattr(self.solver, "submit", None)
         if submit is not None:
-            return submit(memory, runtime, max_memory)
+            collect: Callable[[], Any] = submit(memory, runtime, max_memory)
+            return collect
         answer = self.solver(memory, runtime, max_memory)
         return lambda: answer
 

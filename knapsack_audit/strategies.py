@@ -2792,7 +2792,7 @@ def mixed_types_copies_case(rng: random.Random, n: int) -> Case:
     width = rng.randint(8, 16)
     units = [rng.randint(1, 20) for _ in range(width - 2)]
     block_runtime = [round(rng.uniform(0.1, 10.0), 2) for _ in range(width)]
-    memory: list[object] = []
+    memory: list[float] = []  # numpy.float64 is a float, and an int is one to a caller
     repeats = max(2, n // width)
     for repeat in range(repeats):
         later = repeat > 0
