@@ -31,6 +31,12 @@ AHEAD_CALLS = 64
 """How far ahead of the auditor, in breadth calls, the process may compute: the
 calls a run does not reach (its time is up) cost no core."""
 
+AHEAD_FROM_SECONDS = 5.0
+"""Shortest breadth phase (seconds left of its share) that starts the process:
+a shorter one (a ``--time-budget`` of 10 s or less) would pay its start, half a
+second of a core, and its computing ahead for calls it never reaches (the
+test suite's many short audits took 2 minutes longer in CI)."""
+
 AHEAD_FROM_CELLS = 100_000
 """Smallest table (``n * (Q + 1)``) whose optimum is computed ahead: below, the
 auditor's own oracle answers in milliseconds, less than a message costs."""

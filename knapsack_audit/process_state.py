@@ -194,11 +194,14 @@ nothing a caller could see (a blind bug reset the matmul precision to
 
 def as_unusual_caller() -> Snapshot:
     """Set :data:`UNUSUAL_CALLER`'s values (torch's once torch is imported);
-    return the settings as they were, for :func:`restore`."""
-    before = snapshot()
-    for setting, _ in before:
+    return those settings as they were, for :func:`restore` (only those: a
+    whole :func:`snapshot` reads the generators' states too, several times
+    the cost)."""
+    before = []
+    for setting in _settings("torch" in sys.modules):
         if setting.name in UNUSUAL_CALLER:
             with contextlib.suppress(Exception):  # a setting a solver broke stays so
+                before.append((setting, setting.read()))
                 setting.write(UNUSUAL_CALLER[setting.name])
     return before
 

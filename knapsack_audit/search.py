@@ -50,7 +50,7 @@ from hypothesis.errors import Flaky, FlakyStrategyDefinition
 from knapsack_audit import properties as props
 from knapsack_audit.cases import Case
 from knapsack_audit.exhaustive import SCOPE_THRESHOLD_BUDGETS, Scope
-from knapsack_audit.oracle_ahead import AHEAD_FROM_CELLS, OracleAhead
+from knapsack_audit.oracle_ahead import AHEAD_FROM_CELLS, AHEAD_FROM_SECONDS, OracleAhead
 from knapsack_audit.properties import Finding, Judge, Outcome, Solver
 from knapsack_audit.real_types import other_types_calls
 from knapsack_audit.scaling import (
@@ -1695,7 +1695,8 @@ def _breadth_phase(
     Shrinking a finding does not count against ``until``: a failure found early
     (shrunk for up to :data:`SHRINK_SECONDS`) must not leave the breadth calls
     that hold the other properties' failures to the rounds."""
-    ahead = _oracle_ahead(search, breadth)
+    short = until is not None and until - search.elapsed() < AHEAD_FROM_SECONDS
+    ahead = None if short else _oracle_ahead(search, breadth)
     try:
         return _breadth_calls(search, breadth, until, ahead)
     finally:
