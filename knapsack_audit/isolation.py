@@ -398,9 +398,9 @@ def _answer(solver: Any, request: tuple[Any, ...], limit_note: str) -> tuple[Any
     that a call made twice, or on the same items reordered, runs under the
     same settings both times.
     """
-    memory, runtime, max_memory, *repeats = request
+    memory, _, _, *repeats = request
     if repeats or len(memory) % 2 == 0:
-        return _answer_as_found(solver, (memory, runtime, max_memory, *repeats), limit_note)
+        return _answer_as_found(solver, request, limit_note)
     usual = process_state.as_unusual_caller()
     try:
         return _answer_as_found(solver, request, limit_note)

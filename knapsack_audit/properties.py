@@ -157,6 +157,10 @@ def _answered(
     return Outcome(result=result, extras={"mutated": _changed(memory, runtime, before)})
 
 
+Submit = Callable[[list[Any], list[Any], Any], Callable[[], Any]]
+"""Begins a solver's call and returns the function that gives its answer (or raises)."""
+
+
 class PendingCall:
     """A call begun by :func:`start_call`; :meth:`outcome` waits for its answer
     (the first time; later it returns the same outcome)."""
@@ -171,22 +175,16 @@ class PendingCall:
         return self._outcome
 
 
-def start_call(solver: Solver, case: Case) -> PendingCall:
-    """:func:`call`, begun now and finished by :meth:`PendingCall.outcome`.
-
-    A solver with a ``submit`` method (a worker process:
-    :meth:`knapsack_audit.isolation.IsolatedSolver.submit`) computes while the
-    caller judges the call before; any other is called at once.
-    """
-    submit = getattr(solver, "submit", None)
-    if submit is None:
-        outcome = call(solver, case)
-        return PendingCall(lambda: outcome)
+def start_call(submit: Submit, case: Case) -> PendingCall:
+    """:func:`call`, begun now by ``submit`` and finished by
+    :meth:`PendingCall.outcome` (``search.Stoppable.submit``: a worker process
+    computes while the caller judges the call before; any other solver is
+    called at once)."""
     memory, runtime, max_memory = case.arguments()
     before = (copy.copy(memory), copy.copy(runtime))
     try:
         collect = submit(memory, runtime, max_memory)
-    except Exception as error:  # a worker that could not start is the solver's finding
+    except Exception as error:  # a crash, or a worker that could not start: a finding
         failed = Outcome(error=error)
         return PendingCall(lambda: failed)
     return PendingCall(lambda: _answered(collect, memory, runtime, before))
