@@ -26,6 +26,7 @@ import torch
 from hypothesis import HealthCheck, Phase, given, settings
 from test_planted import corpus
 
+from knapsack_audit import search
 from knapsack_audit.cases import Case
 from knapsack_audit.exhaustive import SCOPE_THRESHOLD_BUDGETS
 from knapsack_audit.integer_oracle import integer_optimum
@@ -40,7 +41,14 @@ from knapsack_audit.optimized import (
     two_word,
 )
 from knapsack_audit.optimized.backends import TorchBackend
-from knapsack_audit.properties import Judge, check_call, exact_value, know_optimum, tolerance
+from knapsack_audit.properties import (
+    Finding,
+    Judge,
+    check_call,
+    exact_value,
+    know_optimum,
+    tolerance,
+)
 from knapsack_audit.reference import exact_optimum, quantize
 from knapsack_audit.reference.validation import integer_runtimes
 from knapsack_audit.scaling import (
@@ -71,7 +79,6 @@ from knapsack_audit.search import (
     WIDEST_GRID_DRAWS,
     BreadthCase,
     KnownCase,
-    breadth_cases,
 )
 from knapsack_audit.strategies import (
     BIG_TABLE_CELLS,
@@ -966,7 +973,24 @@ def test_every_breadth_phase_ends_with_strongly_correlated_calls_of_each_splitti
     assert max(splits) > WIDE_SPLIT_UNITS, max(splits)
 
 
-def _unscaled(calls: list[BreadthCase]) -> list[Case]:
+@functools.cache
+def breadth_cases(seed: int, domain: str = "partitioner") -> tuple[BreadthCase, ...]:
+    """:func:`knapsack_audit.search.breadth_cases`, made once per test process:
+    a list takes about 0.9 s to make, and this file asks for one about 120
+    times (99 s of its tests, measured in session 33). Cases are frozen."""
+    return tuple(search.breadth_cases(seed, domain=domain))
+
+
+@functools.cache
+def _ours_findings(case: Case) -> tuple[Finding, ...]:
+    """Our solver's findings on ``case``, judged exactly, once per test process:
+    the tests below judge many breadth calls that more than one of them
+    selects (782 checks of 514 calls in the rounding-patterns test alone).
+    Not for a test that patches the solver."""
+    return tuple(check_call(dp_knapsack_sliding_hirschberg, case, Judge(exact=True)))
+
+
+def _unscaled(calls: Sequence[BreadthCase]) -> list[Case]:
     """The breadth calls that are not scaled ones (:class:`KnownCase`)."""
     return [call for call in calls if isinstance(call, Case)]
 
@@ -1707,8 +1731,7 @@ def test_every_breadth_phase_carries_rounding_and_integer_patterns_to_big_calls(
         assert calls, where
         # Judged as verify judges a third party: float32-tolerant (SPEC 5.2).
         assert any(check_call(solver, c, Judge(exact=False)) for c in calls), where
-        exact = Judge(exact=True)
-        assert not any(check_call(dp_knapsack_sliding_hirschberg, c, exact) for c in calls), where
+        assert not any(_ours_findings(c) for c in calls), where
 
 
 def test_every_breadth_phase_carries_few_items_to_a_huge_table() -> None:
@@ -1735,8 +1758,7 @@ def test_every_breadth_phase_carries_few_items_to_a_huge_table() -> None:
                 know_optimum(call.case, call.optimum)
             cases = [call.case for call in known]
             assert any(check_call(solver, c, Judge(exact=False)) for c in cases), (seed, domain)
-            exact = Judge(exact=True)
-            assert not any(check_call(dp_knapsack_sliding_hirschberg, c, exact) for c in cases)
+            assert not any(_ours_findings(c) for c in cases)
 
 
 def test_every_breadth_phase_calls_twins_of_its_big_tables_and_a_rematched_pair() -> None:
@@ -1779,7 +1801,7 @@ def test_every_breadth_phase_calls_twins_of_its_big_tables_and_a_rematched_pair(
                 if "the budget lowered to" not in known.note:
                     assert table_cells(known.case) >= BIG_TABLE_CELLS
                 know_optimum(known.case, known.optimum)
-            tolerant, exact = Judge(exact=False), Judge(exact=True)
+            tolerant = Judge(exact=False)
             for bug in bugs:
                 corpus._ANSWERS.clear()
                 corpus._KEPT_BY_COLUMNS.clear()
@@ -1804,7 +1826,7 @@ def test_every_breadth_phase_calls_twins_of_its_big_tables_and_a_rematched_pair(
             assert not check_call(columns, first.case, tolerant), (seed, domain)
             assert check_call(columns, second.case, tolerant), (seed, domain)
             for known in scaled_calls:
-                assert not check_call(dp_knapsack_sliding_hirschberg, known.case, exact)
+                assert not _ours_findings(known.case)
 
 
 def test_every_breadth_phase_makes_its_exact_shares_after_a_quarter_of_their_budget() -> None:
@@ -1818,7 +1840,7 @@ def test_every_breadth_phase_makes_its_exact_shares_after_a_quarter_of_their_bud
     ``scaling.budget_sweep`` alone at 1 seed of 20 (session 17). Our
     solver is exact on both."""
     remembers = corpus.too_heavy_items_remembered_by_memories_from_256_items
-    tolerant, exact = Judge(exact=False), Judge(exact=True)
+    tolerant = Judge(exact=False)
     for seed in range(3):
         for domain in ("partitioner", "extended"):
             calls = [c for c in breadth_cases(seed, domain=domain) if isinstance(c, Case)]
@@ -1834,7 +1856,7 @@ def test_every_breadth_phase_makes_its_exact_shares_after_a_quarter_of_their_bud
                 assert (quarter.memory, quarter.runtime) == (case.memory, case.runtime), where
                 assert quantize(quarter.max_memory) == quantize(case.max_memory) // 4, where
                 for call in (quarter, case):
-                    assert not check_call(dp_knapsack_sliding_hirschberg, call, exact), where
+                    assert not _ours_findings(call), where
                 if case.n < 256:
                     continue
                 corpus._TOO_HEAVY.clear()
@@ -2046,7 +2068,7 @@ def test_every_breadth_phase_walks_back_from_the_scope_threshold_budgets_at_2114
         for budget in SCOPE_THRESHOLD_BUDGETS:
             case = known[budget].case
             know_optimum(case, known[budget].optimum)
-            assert not check_call(dp_knapsack_sliding_hirschberg, case, Judge(exact=True)), seed
+            assert not _ours_findings(case), seed
             if seed == 0 and budget >= 2**15:
                 failed = check_call(twin, case, Judge(exact=False), ["optimality"])
                 assert bool(failed) == (budget < 2**16), budget
@@ -2078,7 +2100,7 @@ def test_every_breadth_phase_holds_two_shares_a_unit_apart_in_either_order() -> 
                 found.append((last - first, case))
         assert sorted(offset for offset, _ in found) == [-1, 1], seed
         for offset, case in found:
-            assert not check_call(dp_knapsack_sliding_hirschberg, case, Judge(exact=True)), seed
+            assert not _ours_findings(case), seed
             failed = check_call(twin, case, Judge(exact=False), ["optimality"])
             assert bool(failed) == (offset == -1), (seed, offset)
 
@@ -2113,7 +2135,7 @@ def test_every_breadth_phase_holds_a_heavy_item_its_rival_beats_at_its_row() -> 
                 continue
             rival, heavy = pair
             assert case.runtime[rival] > case.runtime[heavy], seed
-            assert not check_call(dp_knapsack_sliding_hirschberg, case, Judge(exact=True)), seed
+            assert not _ours_findings(case), seed
             _, saved, _ = dp_knapsack_sliding_hirschberg(*case.arguments())
             assert heavy in saved and rival not in saved, seed
             assert table_cells(case) >= BIG_TABLE_CELLS, seed
@@ -2146,7 +2168,7 @@ def test_every_breadth_phase_holds_runtimes_whose_float32_squares_leave_its_rang
                 huge.append(case)
         assert tiny and huge, seed
         for case in (tiny[0], huge[-1]):
-            assert not check_call(dp_knapsack_sliding_hirschberg, case, Judge(exact=True)), seed
+            assert not _ours_findings(case), seed
             assert check_call(twin, case, Judge(exact=False), ["optimality"]), seed
 
 
@@ -2171,7 +2193,7 @@ def test_every_breadth_phase_holds_items_over_a_budget_written_half_a_unit_below
         ]
         assert found, seed
         case = found[0]
-        assert not check_call(dp_knapsack_sliding_hirschberg, case, Judge(exact=True)), seed
+        assert not _ours_findings(case), seed
         cap = case.max_memory + 1 / SCALE
         capped = [min(float(m), cap) for m in case.memory]
         _, saved, _ = dp_knapsack_sliding_hirschberg(capped, list(case.runtime), case.max_memory)
@@ -2207,7 +2229,7 @@ def test_every_breadth_phase_holds_items_listed_by_weight_with_runtimes_rising_w
             for order in (list(range(case.n)), list(reversed(range(case.n)))):
                 taken = _longest_fitting_prefix([weights[i] for i in order], budget)
                 assert sum(Fraction(case.runtime[i]) for i in order[:taken]) < optimum
-            assert not check_call(dp_knapsack_sliding_hirschberg, case, Judge(exact=True)), seed
+            assert not _ours_findings(case), seed
         assert check_call(twin, found["rising"], Judge(exact=False), ["optimality"]), seed
 
 
@@ -2262,7 +2284,7 @@ def test_every_breadth_phase_holds_runs_of_one_object_of_which_part_fits() -> No
                 found.append(case)
         assert found, seed
         for case in found:
-            assert not check_call(dp_knapsack_sliding_hirschberg, case, Judge(exact=True)), seed
+            assert not _ours_findings(case), seed
         assert any(check_call(twin, case, Judge(exact=False), ["optimality"]) for case in found)
 
 
@@ -2339,7 +2361,7 @@ def test_every_breadth_phase_holds_the_session_30_patterns_that_the_twins_fail()
             solver = getattr(corpus, twin)
             assert any(check_call(solver, c, Judge(exact=False)) for c in calls), (seed, twin)
             for case in calls:
-                assert check_call(dp_knapsack_sliding_hirschberg, case, Judge(exact=True)) == []
+                assert _ours_findings(case) == ()
 
 
 SESSION_31_TWINS = (
@@ -2390,7 +2412,7 @@ def test_every_breadth_phase_holds_the_session_31_patterns_early() -> None:
             judged = [check_call(solver, c, Judge(exact=False)) for c in calls[pattern]]
             assert any(judged), (seed, twin)
         for case in [case for pattern in calls.values() for case in pattern]:
-            assert check_call(dp_knapsack_sliding_hirschberg, case, Judge(exact=True)) == []
+            assert _ours_findings(case) == ()
 
 
 SESSION_32_TWINS = (
@@ -2423,7 +2445,7 @@ def test_every_breadth_phase_holds_the_session_32_patterns_early() -> None:
             solver = getattr(corpus, twin)
             assert any(check_call(solver, c, Judge(exact=False)) for c in pattern), (seed, twin)
             for case in pattern:
-                assert check_call(dp_knapsack_sliding_hirschberg, case, Judge(exact=True)) == []
+                assert _ours_findings(case) == ()
 
 
 SESSION_29_TWINS = {
