@@ -126,6 +126,8 @@ def test_bisect_refuses_unknown_revisions_and_order(history: dict[str, str]) -> 
         revisions_between(history["repo"], "no-such-revision", history["dp"])
 
 
+@pytest.mark.slow
+@pytest.mark.release
 def test_bisect_names_the_off_by_one_commit(history: dict[str, str]) -> None:
     """SPEC 3.2, 9.5: the first revision whose ``solver`` fails feasibility is the commit
     that brought the off-by-one, named with upstream's own 3-item over-budget call

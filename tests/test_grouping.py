@@ -47,6 +47,8 @@ def test_bundle_sizes_reach_every_count_and_no_more() -> None:
         assert grouping.bundle_count(copies) == len(sizes)
 
 
+@pytest.mark.slow
+@pytest.mark.release
 @pytest.mark.parametrize("target", ["solve_grouped", "solve_bundled"])
 def test_exhaustive_small_scope_grouping_forced(target: str) -> None:
     """SPEC 3.3, 6.3, 7.1 on every instance with n <= 3, weights 0..3, budgets

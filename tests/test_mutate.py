@@ -81,6 +81,8 @@ def quick_mutation_report(folder: Path, target: str, *options: str) -> str:
     return quick_mutation_run(folder, target, *options)[1]
 
 
+@pytest.mark.slow
+@pytest.mark.release
 def test_mutate_command_classifies_every_mutant(tmp_path: Path) -> None:
     """SPEC 3.3: an end-to-end run on the corpus's exact solver: every mutant is
     killed, timed out or survived, survivors are listed with their diff."""

@@ -1,11 +1,26 @@
-"""The release report's parts: verdict sentences, pictures, and the release gate.
+"""The release report: its parts, and the whole report from the built wheel.
 
-The whole ``knapsack-audit report`` runs in ``tests/test_cli.py``
-(``test_release_report``); here each part runs on a few fixtures, so that
-the gate can be shown to stop on a real regression: the golden verdicts
-made with upstream's Hirschberg solver patched (patches/upstream-knapsack-offbyone.patch,
-built as in ``tests/test_upstream_patch.py``) as the baseline, and made
-with the unpatched one now.
+Each part runs on a few fixtures, so that the gate can be shown to stop on
+a real regression: the golden verdicts made with upstream's Hirschberg
+solver patched (patches/upstream-knapsack-offbyone.patch, built as in
+``tests/test_upstream_patch.py``) as the baseline, and made with the
+unpatched one now.
+
+The whole ``knapsack-audit report`` (:func:`test_release_report`, in the
+release set) runs as a release engineer installs it: the test copies the
+project's files to a temporary folder, builds the wheel there (``pip wheel
+--no-deps --no-build-isolation``, with the test environment's setuptools),
+creates a fresh virtual environment outside the checkout and installs the
+wheel with ``--no-deps``. The heavy dependencies (torch, numpy, hypothesis,
+scipy, rich, matplotlib) come from the test environment's site-packages
+through a ``.pth`` line: Python only appends such a folder to ``sys.path``
+without running the ``.pth`` files inside it, so the editable install's
+import hook (``__editable__.knapsack_audit-*.pth``) stays off, and the test
+checks that ``knapsack_audit`` is imported from the new environment. The
+report then runs from an empty folder: its golden section must replay the
+shipped fixtures. Until session 33 a second whole report ran from the wheel
+in tests/test_wheel.py (425 s of the release set in CI at ``1e3ed40``,
+beside this test's 445 s); one run now carries both tests' checks.
 """
 
 from __future__ import annotations
@@ -13,6 +28,8 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
+import sysconfig
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
@@ -32,6 +49,48 @@ from knapsack_audit.golden.fixtures import Fixture
 from knapsack_audit.properties import Solver
 from knapsack_audit.release import GoldenReplay, Release, regressions, write_plots
 from knapsack_audit.verify import AuditOptions
+
+ROOT = Path(__file__).resolve().parents[1]
+NOT_SHIPPED = (".git", ".venv", ".typecheck", "build", "dist", "benchmarks", "tests")
+
+
+def _run(*command: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(part) for part in command], cwd=cwd, capture_output=True, text=True, check=False
+    )
+
+
+def _build_wheel(tmp_path: Path) -> Path:
+    source = tmp_path / "source"
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(*NOT_SHIPPED, "__pycache__", "*.egg-info", ".*_cache"),
+    )
+    built = _run(
+        sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+        "-w", tmp_path / "wheels", source,
+    )  # fmt: skip
+    assert built.returncode == 0, built.stdout + built.stderr
+    (wheel,) = (tmp_path / "wheels").glob("knapsack_audit-*.whl")
+    return wheel
+
+
+def _fresh_environment(tmp_path: Path, wheel: Path) -> Path:
+    venv = tmp_path / "venv"
+    created = _run(sys.executable, "-m", "venv", "--without-pip", venv)
+    assert created.returncode == 0, created.stderr
+    python = venv / "bin" / "python"
+    purelib = _run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])")
+    site = Path(purelib.stdout.strip())
+    (site / "test-environment-dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    installed = _run(
+        sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps",
+        "--no-index", wheel,
+    )  # fmt: skip
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    return venv
+
 
 PATCH = Path(__file__).resolve().parents[1] / "patches" / "upstream-knapsack-offbyone.patch"
 RELATIVE = Path("torch/_functorch/_activation_checkpointing/knapsack.py")
@@ -213,10 +272,18 @@ def test_plots_render_from_a_small_fixture(calls: list[Fixture], tmp_path: Path)
 @pytest.mark.slow
 @pytest.mark.release
 def test_release_report(tmp_path: Path) -> None:
-    """SPEC 3.2, 5.2, 7.2, 10.1, 10.3: the release report has versions, verdicts in
-    one vocabulary, the drift check apart, its JSON and JUnit twins and the plots;
-    its JSON against itself is no regression."""
-    output = tmp_path / "release.md"
+    """SPEC 3.2, 5.2, 7.2, 10.1, 10.3, from the installed wheel (module
+    docstring): the release report has versions, verdicts in one vocabulary,
+    the golden replay of the shipped fixtures, the drift check apart, its
+    JSON and JUnit twins and the plots; its JSON against itself is no
+    regression."""
+    venv = _fresh_environment(tmp_path, _build_wheel(tmp_path))
+    python = venv / "bin" / "python"
+    where = tmp_path / "elsewhere"
+    where.mkdir()
+    located = _run(python, "-c", "import knapsack_audit; print(knapsack_audit.__file__)", cwd=where)
+    assert located.stdout.startswith(str(venv)), located.stdout + located.stderr
+    output = where / "release.md"
     run = knapsack_audit(
         "report",
         "--output",
@@ -231,9 +298,12 @@ def test_release_report(tmp_path: Path) -> None:
         "1",
         "--quiet",
         timeout=900,
+        python=python,
+        cwd=where,
     )
     assert run.returncode == 1, run.stdout + run.stderr
     markdown = output.read_text()
+    assert "No golden fixtures found" not in markdown
     for name in ("python", "torch", "numpy", "hypothesis", "matplotlib", "cpu count"):
         assert f"| {name} |" in markdown
     assert "Replay: passed" not in markdown
@@ -251,13 +321,13 @@ def test_release_report(tmp_path: Path) -> None:
     assert "| `torch:dp_knapsack_sliding_hirschberg` | fail |" in markdown
     for kind in ("over-budget", "time-ratio", "pareto"):
         assert f"](release-{kind}.png)" in markdown
-        assert (tmp_path / f"release-{kind}.png").read_bytes().startswith(b"\x89PNG")
-    document = json.loads((tmp_path / "release.json").read_text())
+        assert (where / f"release-{kind}.png").read_bytes().startswith(b"\x89PNG")
+    document = json.loads((where / "release.json").read_text())
     (verdict,) = [v for v in document["golden"]["solvers"] if v["solver"] == TORCH_HIRSCHBERG]
     assert verdict["sentence"] in markdown and len(verdict["over_budget"]) == 28
     assert Case.from_call(verdict["worst_call"])[0] == TORCH_HIRSCHBERG
     assert regressions(document, document) == []
-    junit = ET.fromstring((tmp_path / "release.xml").read_text())
+    junit = ET.fromstring((where / "release.xml").read_text())
     (golden,) = [suite for suite in junit if suite.get("name") == "golden replay"]
     failures = {case.get("name"): case.find("failure") for case in golden}
     assert failures[f"upstream {TORCH_HIRSCHBERG}: correct on every real call"] is not None
