@@ -102,6 +102,8 @@ def test_crosshair_refutes_wrong_quantization_claim():
     assert_refuted(quantize_units_wrong)
 
 
+@pytest.mark.slow
+@pytest.mark.release
 def test_one_dp_step_is_the_recurrence():
     """SPEC 3.3: one DP step is the recurrence of proofs/02, symbolically."""
     assert_verified(dp_step)

@@ -291,6 +291,9 @@ def torch_audits():
     ``dp_knapsack`` gets every property (it must pass them all); the others
     get the one-call properties, enough to show their known failures, and
     ``ilp_knapsack`` a time budget (HiGHS is slow on some generated cases).
+    The four tests that read it are in the release set (46 s of set-up in
+    the test command in CI at ``e631cb8``); tests/test_cli.py's ``verify
+    torch`` checks the same verdicts through the command in the test command.
     """
     audits = {
         "dp_knapsack": audit(upstream.dp_knapsack, TOLERANT, hypothesis_settings=CI, pinned=PINNED)
@@ -307,17 +310,23 @@ def torch_audits():
     return audits
 
 
+@pytest.mark.slow
+@pytest.mark.release
 def test_upstream_dp_knapsack_passes_within_tolerance(torch_audits):
     """SPEC 5.2: upstream dp_knapsack passes every property within the tolerance."""
     assert torch_audits["dp_knapsack"].findings == {}
 
 
+@pytest.mark.slow
+@pytest.mark.release
 def test_upstream_hirschberg_goes_over_budget(torch_audits):
     """SPEC 3.2: upstream's Hirschberg solver is over budget on a case of <= 3 items."""
     finding = torch_audits["dp_knapsack_sliding_hirschberg"].findings["feasibility"]
     assert finding.case.n <= 3
 
 
+@pytest.mark.slow
+@pytest.mark.release
 def test_greedy_is_suboptimal_and_crashes_on_zero_memory(torch_audits):
     """SPEC 5.2, 7.2: greedy is suboptimal and raises ZeroDivisionError on a zero memory."""
     findings = torch_audits["greedy_knapsack"].findings
@@ -325,6 +334,8 @@ def test_greedy_is_suboptimal_and_crashes_on_zero_memory(torch_audits):
     assert "ZeroDivisionError" in findings["no-crash"].message
 
 
+@pytest.mark.slow
+@pytest.mark.release
 def test_ilp_crashes_on_empty_input_and_solves_another_problem(torch_audits):
     """SPEC 1.8, 3.2: ilp raises on n = 0 and solves the unquantized problem."""
     findings = torch_audits["ilp_knapsack"].findings
