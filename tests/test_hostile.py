@@ -2,9 +2,9 @@
 
 Each solver in tests/fixtures/hostile_solvers/ is audited by the real command
 (``knapsack-audit verify``), all of them in one run per mode (with and
-without ``--sandbox``: :data:`SANDBOXED`) to keep the default run cheap. ``knapsack_audit`` (from
-test_cli) scans ``/proc`` afterwards for any process carrying the run's
-marker: none may be left. Each run must end within :data:`RUN_TIMEOUT`
+without ``--sandbox``: :data:`SANDBOXED`) to keep the default run cheap.
+``knapsack_audit`` (from test_cli) scans ``/proc`` afterwards for any
+process carrying the run's marker: none may be left. Each run must end within :data:`RUN_TIMEOUT`
 seconds (documented in docs/CLI.md, "Threat model"): the quick options give
 a 2 s search budget and a 1 s call timeout per target, the rest is worker
 start-up (importing torch).

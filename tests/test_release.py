@@ -92,7 +92,7 @@ def _fresh_environment(tmp_path: Path, wheel: Path) -> Path:
     return venv
 
 
-PATCH = Path(__file__).resolve().parents[1] / "patches" / "upstream-knapsack-offbyone.patch"
+PATCH = ROOT / "patches" / "upstream-knapsack-offbyone.patch"
 RELATIVE = Path("torch/_functorch/_activation_checkpointing/knapsack.py")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MIN_PNG_BYTES = 10_000
