@@ -1293,7 +1293,8 @@ class AuditResult:
     solver that does not remember its calls): what a finding that fails only
     after earlier calls is replayed after (SPEC 8.1)."""
     stopped_early: bool = False
-    """The hard stop ended the search before its budgets were spent."""
+    """The hard stop ended the search before its budgets were spent: before the
+    time budget, before the scope's last instance, or with no time budget."""
     seed: int = 0
     rounds: int = 0
     scope: str = ""
@@ -1663,7 +1664,15 @@ def audit(
             search, tiers, base, time_budget, max_examples, search_seed, [*left, *golden], len(left)
         )
     except SearchStopped:
-        search.result.stopped_early = True
+        # Past the time budget the rounds start no new case, so a stop there cut
+        # off only a case begun within it (its later calls or its shrink): the
+        # effort was spent, unless the scope was left unfinished. (Torch's dp_knapsack
+        # under a 25 s budget: its audit ended 7.6 s past the budget, session 34.)
+        search.result.stopped_early = (
+            time_budget is None
+            or search.elapsed() <= time_budget
+            or not search.result.scope_complete
+        )
     search.keep_seen()
     search.result.seconds = search.elapsed()
     return search.result

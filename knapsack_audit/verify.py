@@ -295,7 +295,8 @@ class TargetReport:
     @property
     def complete(self) -> bool:
         """The effort was spent: the whole exhaustive scope was checked and the
-        hard stop did not cut the search off (the random phase ran to its budget)."""
+        hard stop did not cut the search off before the time budget (a case begun
+        within the budget may end past the stop; the rounds start none after it)."""
         return not self.stopped_early and self.scope_checked == self.scope_total
 
     @property

@@ -511,6 +511,30 @@ def test_breadth_cases_left_after_the_first_share_go_on_after_the_scope() -> Non
     assert made == [case.max_memory for case in breadth]
 
 
+@pytest.mark.parametrize(("time_budget", "cut_off"), [(1.0, False), (60.0, True)])
+def test_a_hard_stop_past_the_time_budget_leaves_the_effort_spent(
+    time_budget: float, cut_off: bool
+) -> None:
+    """SPEC 3.3, 7.2: a case begun within the time budget whose calls end past the
+    hard stop does not make a correct solver's audit incomplete (the rounds would
+    start no case after the budget anyway); a stop before the budget does."""
+
+    def slow(memory: list[float], runtime: list[float], max_memory: float) -> Any:
+        time.sleep(1.5)
+        return dp_knapsack(memory, runtime, max_memory)
+
+    result = audit(
+        slow,
+        EXACT,
+        hypothesis_settings=effort(),
+        properties=["feasibility", "optimality", "permutation-invariant"],
+        time_budget=time_budget,
+        hard_stop=time.monotonic() + 1.2,
+    )
+    assert not result.findings
+    assert result.examples >= 1 and result.stopped_early is cut_off
+
+
 def test_breadth_cases_left_open_the_rounds_32_at_a_time_before_the_real_calls(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
