@@ -82,9 +82,59 @@ def optimum_row(items: Sequence[tuple[int, int]], capacity: int) -> np.ndarray:
     return best
 
 
+WORD_BITS = 62
+"""The low word's width in :func:`two_word_row_optimum`: a value is
+``high * 2**62 + low`` with ``0 <= low < 2**62``, so a low word plus an item's
+low word (under ``2**63``) still fits int64 before its carry is taken."""
+
+
+def fits_two_words(values: Iterable[int]) -> bool:
+    """Whether :func:`two_word_row_optimum` holds every sum a table over these
+    integer values forms: their absolute total is below ``2**124`` (the high
+    word then stays within ``2**62``)."""
+    return sum(abs(v) for v in values) < 1 << (2 * WORD_BITS)
+
+
+def two_word_row_optimum(items: Sequence[tuple[int, int]], capacity: int) -> int:
+    """:func:`row_optimum` with each ``OPT(c)`` held as two int64 words
+    ``(high, low)``, for values past int64 but within :func:`fits_two_words`
+    (runtimes of 50-odd significant bits at different binary exponents, summed
+    over thousands of items): the same recurrence
+    ``OPT_i(c) = max(OPT_{i-1}(c), OPT_{i-1}(c - w_i) + v_i)``, compared
+    lexicographically on ``(high, low)``; several times faster than the
+    row of Python integers (1.0 s for 2,114 items by 8,958 columns, session 34).
+
+    >>> two_word_row_optimum([(1, 2**70), (1, 2**70 + 1), (2, -(2**65))], 1)
+    1180591620717411303425
+    """
+    columns = min(capacity, sum(w for w, _ in items))
+    high = np.zeros(columns + 1, dtype=np.int64)
+    low = np.zeros(columns + 1, dtype=np.int64)
+    mask = (1 << WORD_BITS) - 1
+    for w, v in items:
+        if w > columns:
+            continue
+        # v = v_high * 2**62 + v_low with 0 <= v_low < 2**62, negative v included.
+        v_high, v_low = v >> WORD_BITS, v & mask
+        before = columns + 1 - w
+        # New arrays, read from the row before item i (the 0/1 recurrence).
+        new_low = low[:before] + v_low
+        new_high = high[:before] + (new_low >> WORD_BITS) + v_high
+        new_low &= mask
+        kept_high, kept_low = high[w:], low[w:]
+        better = (new_high > kept_high) | ((new_high == kept_high) & (new_low > kept_low))
+        np.copyto(kept_high, new_high, where=better)
+        np.copyto(kept_low, new_low, where=better)
+    return (int(high[-1]) << WORD_BITS) + int(low[-1])
+
+
 def row_optimum(items: Sequence[tuple[int, int]], capacity: int) -> int:
     """The most value of a subset of the items within ``capacity``: the last
-    cell of :func:`optimum_row` (``OPT(c)`` is non-decreasing in ``c``)."""
+    cell of :func:`optimum_row` (``OPT(c)`` is non-decreasing in ``c``), by
+    :func:`two_word_row_optimum` where the values leave int64 but fit two words."""
+    values = [v for _, v in items]
+    if not fits_int64(values) and fits_two_words(values):
+        return two_word_row_optimum(items, capacity)
     return int(optimum_row(items, capacity)[-1])
 
 

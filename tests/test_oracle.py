@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
-from knapsack_audit.integer_oracle import canonical_table
+from knapsack_audit.integer_oracle import (
+    canonical_table,
+    fits_int64,
+    optimum_row,
+    row_optimum,
+    two_word_row_optimum,
+)
 from knapsack_audit.reference import (
     brute_force,
     dp_knapsack,
@@ -64,6 +72,42 @@ def test_brute_force_refuses_large_n():
     """SPEC 3.3: the brute force refuses n above its bound rather than run for ages."""
     with pytest.raises(ValueError, match="n=21"):
         brute_force(validate([0.0] * 21, [1.0] * 21, 0.0))
+
+
+WIDE_VALUES = st.one_of(
+    st.integers(-(2**80), 2**80),
+    st.integers(2**62 - 4, 2**62 + 4),  # the low word's edge
+    st.integers(-(2**62) - 4, -(2**62) + 4),
+    st.sampled_from([0, 1, -1, 2**63 - 1, 2**63, 2**123 // 8]),
+)
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 12), WIDE_VALUES), max_size=8),
+    st.integers(0, 40),
+)
+def test_the_two_word_row_is_the_best_subset(items, capacity):
+    """SPEC 3.2: the two-int64-word row's optimum is the best subset's value,
+    by enumeration, for values past int64 (negative ones and low-word carries
+    included), and :func:`row_optimum`, which takes it past int64, agrees with
+    the row of Python integers."""
+    best = max(
+        sum(v for _, v in subset)
+        for k in range(len(items) + 1)
+        for subset in itertools.combinations(items, k)
+        if sum(w for w, _ in subset) <= capacity
+    )
+    assert two_word_row_optimum(items, capacity) == best
+    assert row_optimum(items, capacity) == int(optimum_row(items, capacity)[-1]) == best
+
+
+def test_row_optimum_past_int64_is_the_python_integer_row_s_on_a_wide_table():
+    """SPEC 3.2: on a wide table (2,000 items, sums past int64), row_optimum
+    gives the row of Python integers' optimum."""
+    values = [(2**55 + 977 * i) * (1 + i % 3) for i in range(2000)]
+    items = [(1 + i % 97, v) for i, v in enumerate(values)]
+    assert not fits_int64(values)
+    assert row_optimum(items, 5000) == int(optimum_row(items, 5000)[-1])
 
 
 @given(cases(domain="extended"))
