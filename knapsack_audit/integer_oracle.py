@@ -12,7 +12,9 @@ runtimes are scaled exactly into integers (:func:`integer_runtimes`, SPEC
 is kept in ``int64``, one vectorized update per item: O(n Q) machine
 operations, exact while no sum can leave ``int64``; otherwise (runtimes
 with long mantissas, such as profiled milliseconds, scale to huge integers)
-in an array of Python integers, exact and still one numpy loop per item.
+in two int64 words while the values' total is under ``2**124``
+(:func:`two_word_row_optimum`), and past that in an array of Python
+integers, exact and still one numpy loop per item.
 """
 
 from __future__ import annotations
