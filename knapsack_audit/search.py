@@ -1666,8 +1666,8 @@ def audit(
     except SearchStopped:
         # Past the time budget the rounds start no new case, so a stop there cut
         # off only a case begun within it (its later calls or its shrink): the
-        # effort was spent, unless the scope was left unfinished. (Torch's dp_knapsack
-        # under a 25 s budget: its audit ended 7.6 s past the budget, session 34.)
+        # effort was spent, unless the scope was left unfinished. (An audit of torch's
+        # dp_knapsack under a 25 s budget ended 7.6 s past it, session 34.)
         search.result.stopped_early = (
             time_budget is None
             or search.elapsed() <= time_budget
