@@ -103,8 +103,9 @@ def two_word_row_optimum(items: Sequence[tuple[int, int]], capacity: int) -> int
     (runtimes of 50-odd significant bits at different binary exponents, summed
     over thousands of items): the same recurrence
     ``OPT_i(c) = max(OPT_{i-1}(c), OPT_{i-1}(c - w_i) + v_i)``, compared
-    lexicographically on ``(high, low)``; several times faster than the
-    row of Python integers (1.0 s for 2,114 items by 8,958 columns, session 34).
+    lexicographically on ``(high, low)``. Judging a call of 2,114 items by
+    8,958 columns took 0.18 s with it, 1.04 s with the row of Python integers
+    (session 34).
 
     >>> two_word_row_optimum([(1, 2**70), (1, 2**70 + 1), (2, -(2**65))], 1)
     1180591620717411303425
